@@ -1,0 +1,168 @@
+//! The game being played: where it started, the moves since, and the key of every position.
+//!
+//! The UCI `position` command builds a [`Game`]. The search takes from it the keys since the
+//! last irreversible move, so repetitions of positions before the search root are seen.
+
+mod key;
+mod material;
+
+pub use key::{key_after, position_key};
+pub use material::is_dead_by_material;
+
+use std::fmt;
+
+use shakmaty::{
+    CastlingMode, Chess, Move, Position,
+    fen::Fen,
+    uci::UciMove,
+};
+
+/// Why a FEN could not become a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FenError {
+    /// The text is not FEN at all (wrong fields, bad characters).
+    Syntax(String),
+    /// The text is FEN, but the position cannot occur (no king, side not to move in check...).
+    Illegal(String),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Syntax(why) => write!(f, "malformed FEN ({why})"),
+            FenError::Illegal(why) => write!(f, "impossible position in FEN ({why})"),
+        }
+    }
+}
+
+/// Why a move in UCI notation could not be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not UCI move notation (like `e2e4`, `e7e8q`).
+    Malformed(String),
+    /// Well-formed, but not a legal move in the position.
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed(text) => write!(f, "malformed move '{text}'"),
+            MoveError::Illegal(text) => write!(f, "illegal move '{text}'"),
+        }
+    }
+}
+
+/// Parses a FEN into a standard chess position.
+pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
+    let fen: Fen = text
+        .trim()
+        .parse()
+        .map_err(|e| FenError::Syntax(format!("{e}")))?;
+    fen.into_position(CastlingMode::Standard)
+        .map_err(|e| FenError::Illegal(format!("{e}")))
+}
+
+/// Parses a move in UCI notation and checks that it is legal in `pos`.
+pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, MoveError> {
+    let uci: UciMove = text
+        .parse()
+        .map_err(|_| MoveError::Malformed(text.to_owned()))?;
+    uci.to_move(pos)
+        .map_err(|_| MoveError::Illegal(text.to_owned()))
+}
+
+/// Writes a move in UCI notation (standard castling, `e1g1`).
+pub fn uci_text(m: Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// A game: its start position, the moves played, and the key of every position since the start.
+#[derive(Debug, Clone)]
+pub struct Game {
+    start: Chess,
+    moves: Vec<Move>,
+    current: Chess,
+    /// `keys[i]` is the key of the position after `i` plies; `keys[0]` is the start position.
+    keys: Vec<u64>,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game::new(Chess::default())
+    }
+}
+
+impl Game {
+    /// A game starting at `start`, with no moves yet.
+    pub fn new(start: Chess) -> Game {
+        let key = position_key(&start);
+        Game {
+            current: start.clone(),
+            start,
+            moves: Vec::new(),
+            keys: vec![key],
+        }
+    }
+
+    /// Plays a legal move.
+    pub fn play(&mut self, m: Move) {
+        let mut after = self.current.clone();
+        after.play_unchecked(m);
+        let key = key_after(&self.current, self.key(), m, &after);
+        self.current = after;
+        self.moves.push(m);
+        self.keys.push(key);
+    }
+
+    /// Plays a move given in UCI notation, if it is legal.
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = parse_uci_move(&self.current, text)?;
+        self.play(m);
+        Ok(m)
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &Chess {
+        &self.current
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
+    /// The moves played since the start.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The key of every position since the start, the current one last.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// The key of the current position.
+    pub fn key(&self) -> u64 {
+        self.keys.last().copied().unwrap_or_default()
+    }
+
+    /// Halfmoves since the last capture or pawn move (counting those before a FEN start).
+    pub fn halfmove_clock(&self) -> u32 {
+        self.current.halfmoves()
+    }
+
+    /// How often the current position has occurred in this game, itself included.
+    pub fn occurrences(&self) -> usize {
+        let now = self.key();
+        self.keys.iter().filter(|&&k| k == now).count()
+    }
+
+    /// The keys a search needs: those since the last capture or pawn move, the current one last.
+    /// Earlier positions can never recur.
+    pub fn reversible_keys(&self) -> &[u64] {
+        let window = self.current.halfmoves() as usize + 1;
+        let first = self.keys.len().saturating_sub(window);
+        &self.keys[first..]
+    }
+}

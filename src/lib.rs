@@ -1,0 +1,14 @@
+//! Threefold: a UCI chess engine that honours the repetition and move-count draw rules exactly.
+//!
+//! - [`game`]: the game record, position keys under FIDE identity, draw rules;
+//! - [`eval`]: the static evaluation;
+//! - [`search`]: iterative deepening alpha-beta, transposition table, time management;
+//! - [`uci`]: the protocol front end;
+//! - [`perft`] and [`bench`]: move generator checks and the fixed-node benchmark.
+
+pub mod bench;
+pub mod eval;
+pub mod game;
+pub mod perft;
+pub mod search;
+pub mod uci;

@@ -1,0 +1,355 @@
+//! The node searches: negamax alpha-beta with principal-variation search, and quiescence.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use shakmaty::{Chess, Move, MoveList, Position, Role};
+
+use super::limits::Limits;
+use super::ordering::{Heuristics, capture_score, material_gain, pick_next};
+use super::repetition::KeyStack;
+use super::score::{DRAW, INFINITE, MATE, MAX_PLY, from_table, is_mate, mated_in, to_table};
+use super::time::TimeManager;
+use super::tt::{Bound, TranspositionTable};
+use super::mates_within;
+use crate::eval::evaluate;
+use crate::game::{is_dead_by_material, key_after, position_key};
+
+/// How often (in nodes) the clock and the stop flag are read.
+const POLL_INTERVAL: u64 = 1024;
+/// Margin per ply of depth for reverse futility pruning.
+const REVERSE_FUTILITY_MARGIN: i32 = 90;
+/// Margin for delta pruning in quiescence.
+const DELTA_MARGIN: i32 = 200;
+
+/// The state of one running search.
+pub struct Worker<'a> {
+    pub tt: &'a mut TranspositionTable,
+    pub heuristics: &'a mut Heuristics,
+    pub signals: &'a super::Signals,
+    pub limits: &'a Limits,
+    pub time: TimeManager,
+    pub started: Instant,
+    pub keys: KeyStack,
+    pub root_moves: Vec<Move>,
+    pub nodes: u64,
+    pub seldepth: u32,
+    pub stopped: bool,
+    /// Set once a ponder search has received `ponderhit`.
+    pub ponder_clock_started: bool,
+    /// Triangular principal variation table: `pv[ply]` is the best line from that ply.
+    pub pv: Vec<Vec<Move>>,
+}
+
+impl Worker<'_> {
+    /// True while pondering and the opponent has not yet played the predicted move.
+    fn pondering(&self) -> bool {
+        self.limits.ponder && !self.ponder_clock_started
+    }
+
+    /// At `ponderhit` the ponder search becomes a timed one; the clock starts then, since the
+    /// thinking done while the opponent was to move was free.
+    fn check_ponderhit(&mut self) {
+        if self.pondering() && self.signals.ponderhit.load(Ordering::Relaxed) {
+            self.ponder_clock_started = true;
+            self.time.restart_clock();
+        }
+    }
+
+    /// Reads the stop flag, the node budget and the clock; true when the search must stop.
+    fn poll(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        } else if self.nodes % POLL_INTERVAL == 0 {
+            self.check_ponderhit();
+            self.stopped = self.signals.stop.load(Ordering::Relaxed)
+                || (!self.pondering() && self.time.hard_expired());
+        }
+        self.stopped
+    }
+
+    /// Decides, between iterations, whether to start another one.
+    pub fn should_stop_after_iteration(&mut self, score: i32) -> bool {
+        self.check_ponderhit();
+        if self.stopped || self.signals.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.limits.mate.is_some_and(|n| mates_within(score, n)) {
+            return true;
+        }
+        if self.limits.infinite || self.pondering() {
+            return false;
+        }
+        let single_reply = self.root_moves.len() == 1 && self.limits.clock.is_some();
+        single_reply || self.time.soft_expired(60)
+    }
+
+    /// A draw or loss by rule at a non-root node: repetition, fifty moves (mate first), or
+    /// dead material.
+    fn rule_score(&self, pos: &Chess, ply: usize) -> Option<i32> {
+        let halfmoves = pos.halfmoves();
+        if self.keys.is_draw(halfmoves) {
+            return Some(DRAW);
+        }
+        if halfmoves >= 100 {
+            // A mate on the hundredth halfmove still counts.
+            return Some(if pos.is_checkmate() { mated_in(ply) } else { DRAW });
+        }
+        if is_dead_by_material(pos) {
+            return Some(DRAW);
+        }
+        None
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        if let Some(rest) = tail.first() {
+            line.extend_from_slice(rest);
+        }
+    }
+
+    /// The main search. `key` is the key of `pos`, already on the key stack.
+    pub fn negamax(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let is_root = ply == 0;
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if !is_root {
+            if self.poll() {
+                return 0;
+            }
+            if let Some(score) = self.rule_score(pos, ply) {
+                return score;
+            }
+            if ply >= MAX_PLY - 1 {
+                return evaluate(pos);
+            }
+            // Mate distance pruning: no line from here can beat a mate found nearer the root.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply as u32);
+
+        let entry = self.tt.probe(key);
+        let hash_move = entry.map_or(0, |e| e.packed_move);
+        if let Some(e) = entry.filter(|e| !pv_node && !is_root && e.depth >= depth) {
+            let score = from_table(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
+
+        let in_check = pos.is_check();
+        let static_eval = if in_check { -INFINITE } else { evaluate(pos) };
+
+        if !pv_node && !in_check && !is_root {
+            // Reverse futility: far above beta at low depth, assume a quiet move holds it.
+            if depth <= 6
+                && !is_mate(beta)
+                && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+            {
+                return static_eval;
+            }
+            if let Some(score) = self.try_null_move(pos, depth, beta, static_eval, ply) {
+                return score;
+            }
+        }
+
+        let mut moves: MoveList = if is_root {
+            self.root_moves.iter().copied().collect()
+        } else {
+            pos.legal_moves()
+        };
+        if moves.is_empty() {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+        let mut scores = self.heuristics.score_moves(&moves, pos.turn(), hash_move, ply);
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut index = 0;
+        while let Some(m) = pick_next(&mut moves, &mut scores, index) {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = key_after(pos, key, m, &child);
+            let gives_check = child.is_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let quiet = !m.is_capture() && m.promotion().is_none();
+
+            self.keys.push(child_key);
+            let score = if index == 0 {
+                -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1)
+            } else {
+                let reduction = if depth >= 3 && index >= 3 && quiet && !in_check && !gives_check {
+                    let r = 1 + i32::from(index >= 8) + i32::from(depth >= 8 && index >= 16);
+                    (r - i32::from(pv_node)).min(new_depth - 1).max(0)
+                } else {
+                    0
+                };
+                let reduced = new_depth - reduction;
+                let mut s = -self.negamax(&child, child_key, reduced, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(&child, child_key, new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1);
+                }
+                s
+            };
+            self.keys.pop();
+            index += 1;
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(m);
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        if quiet {
+                            self.heuristics
+                                .record_cutoff(pos.turn(), m, ply, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored = to_table(best_score, ply);
+        self.tt.store(key, best_move, stored, static_eval, depth, bound);
+        best_score
+    }
+
+    /// Null-move pruning: let the opponent move twice; if we still beat beta, cut.
+    /// Not in pawn-only endings, where passing can be the only good move (zugzwang).
+    fn try_null_move(
+        &mut self,
+        pos: &Chess,
+        depth: i32,
+        beta: i32,
+        static_eval: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        if depth < 3 || static_eval < beta || !has_pieces(pos) {
+            return None;
+        }
+        let passed = pos.clone().swap_turn().ok()?;
+        let key = position_key(&passed);
+        let reduction = 3 + depth / 4;
+        let floor = self.keys.push_null(key);
+        let score = -self.negamax(&passed, key, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+        self.keys.pop_null(floor);
+        if self.stopped || score < beta {
+            return None;
+        }
+        Some(if is_mate(score) { beta } else { score })
+    }
+
+    /// Quiescence: only captures and queen promotions (all moves when in check), with the
+    /// static evaluation as a "stand pat" floor.
+    fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.poll() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply as u32);
+        if is_dead_by_material(pos) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let in_check = pos.is_check();
+        let mut best = -INFINITE;
+        let mut stand_pat = -INFINITE;
+        if !in_check {
+            stand_pat = evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() && in_check {
+            return mated_in(ply);
+        }
+        if !in_check {
+            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+        }
+        let mut scores: Vec<i32> = moves.iter().map(|&m| capture_score(m)).collect();
+        let mut index = 0;
+        while let Some(m) = pick_next(&mut moves, &mut scores, index) {
+            index += 1;
+            if !in_check && m.promotion().is_none() && stand_pat + material_gain(m) + DELTA_MARGIN <= alpha {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// True when the side to move has a piece other than pawns and king.
+fn has_pieces(pos: &Chess) -> bool {
+    let board = pos.board();
+    let pieces = board.by_color(pos.turn()) & !board.pawns() & !board.kings();
+    pieces.any()
+}

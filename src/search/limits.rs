@@ -1,0 +1,46 @@
+//! What a `go` command asks for: depth, nodes, mate, time, and which root moves to consider.
+
+use shakmaty::Move;
+
+/// The clock for the side to move, from `wtime/btime/winc/binc/movestogo`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Milliseconds left on the clock.
+    pub time_ms: u64,
+    /// Increment per move in milliseconds.
+    pub increment_ms: u64,
+    /// Moves until the next time control, if the control has one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// Every limit a `go` command can set. With none of them the search runs until `stop`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Search for a mate in this many moves, then stop.
+    pub mate: Option<u32>,
+    pub movetime_ms: Option<u64>,
+    pub clock: Option<Clock>,
+    pub infinite: bool,
+    /// Search the predicted position until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// Only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// True when the search must not print `bestmove` until told to (`infinite`, `ponder`).
+    pub fn waits_for_stop(&self) -> bool {
+        self.infinite || self.ponder
+    }
+
+    /// True when nothing but `stop` ends the search.
+    pub fn is_unbounded(&self) -> bool {
+        self.depth.is_none()
+            && self.nodes.is_none()
+            && self.mate.is_none()
+            && self.movetime_ms.is_none()
+            && self.clock.is_none()
+    }
+}

@@ -1,0 +1,228 @@
+//! The search: iterative deepening over a negamax alpha-beta with principal-variation search,
+//! quiescence, a transposition table, and draws by repetition, fifty moves and material.
+//!
+//! - `alphabeta.rs`: the node searches (main and quiescence);
+//! - `repetition.rs`: repetition draws along the game and the search path;
+//! - `ordering.rs`: move ordering (hash move, MVV-LVA, killers, history);
+//! - `tt.rs`: the transposition table; `score.rs`: mate scores;
+//! - `limits.rs`, `time.rs`: what `go` asks for and how long to think.
+
+mod alphabeta;
+pub mod limits;
+pub mod ordering;
+pub mod repetition;
+pub mod score;
+pub mod time;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::game::Game;
+pub use limits::{Clock, Limits};
+use ordering::Heuristics;
+use repetition::KeyStack;
+use score::{INFINITE, MAX_PLY, MATE, is_mate};
+use time::TimeManager;
+use tt::TranspositionTable;
+
+/// Flags the UCI loop sets while a search runs.
+#[derive(Debug, Default)]
+pub struct Signals {
+    /// Stop as soon as possible and answer.
+    pub stop: AtomicBool,
+    /// The opponent played the predicted move: the ponder search becomes a timed search.
+    pub ponderhit: AtomicBool,
+}
+
+impl Signals {
+    pub fn reset(&self) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.ponderhit.store(false, Ordering::SeqCst);
+    }
+}
+
+/// What one finished iteration found, for `info` lines.
+#[derive(Debug, Clone)]
+pub struct Iteration {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// From the side to move's point of view.
+    pub score: i32,
+    /// Some(true) when the score is a lower bound, Some(false) for an upper bound.
+    pub bound: Option<bool>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// The answer of a search.
+#[derive(Debug, Clone, Default)]
+pub struct SearchResult {
+    /// None only when the side to move has no legal move.
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Settings that persist between searches.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    pub move_overhead_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { move_overhead_ms: 10 }
+    }
+}
+
+/// Everything a search keeps between moves: the hash table and the move-ordering tables.
+pub struct Searcher {
+    pub tt: TranspositionTable,
+    pub heuristics: Heuristics,
+    pub settings: Settings,
+}
+
+impl Searcher {
+    pub fn new(hash_mib: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(hash_mib),
+            heuristics: Heuristics::default(),
+            settings: Settings::default(),
+        }
+    }
+
+    /// Forgets everything learned (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.heuristics.clear();
+    }
+
+    /// Searches the current position of `game` within `limits`. `report` receives each
+    /// finished iteration. Returns when a limit is reached or `signals.stop` is set.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        signals: &Signals,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        self.tt.new_search();
+        self.heuristics.new_search();
+        let root = game.position().clone();
+        let root_moves = root_moves(&root, limits);
+        let Some(&fallback) = root_moves.first() else {
+            return SearchResult::default();
+        };
+        let mut worker = alphabeta::Worker {
+            tt: &mut self.tt,
+            heuristics: &mut self.heuristics,
+            signals,
+            limits,
+            time: TimeManager::new(limits, self.settings.move_overhead_ms),
+            started: Instant::now(),
+            keys: KeyStack::new(game.reversible_keys()),
+            root_moves,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            ponder_clock_started: false,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+        };
+        let mut result = SearchResult {
+            best: Some(fallback),
+            ..SearchResult::default()
+        };
+        iterative_deepening(&mut worker, &root, game.key(), &mut result, report);
+        result.nodes = worker.nodes;
+        if result.ponder.is_none() {
+            result.ponder = result.best.and_then(|m| ponder_from_table(worker.tt, &root, m));
+        }
+        result
+    }
+}
+
+/// The legal root moves, restricted to `searchmoves` when given.
+fn root_moves(root: &Chess, limits: &Limits) -> Vec<Move> {
+    let legal = root.legal_moves();
+    let chosen: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .collect();
+    if chosen.is_empty() { legal.to_vec() } else { chosen }
+}
+
+/// The deepest depth iterative deepening may reach.
+pub const MAX_DEPTH: u32 = 120;
+
+fn iterative_deepening(
+    worker: &mut alphabeta::Worker,
+    root: &Chess,
+    root_key: u64,
+    result: &mut SearchResult,
+    report: &mut dyn FnMut(&Iteration),
+) {
+    let max_depth = max_depth(worker.limits);
+    for depth in 1..=max_depth {
+        worker.seldepth = 0;
+        let score = worker.negamax(root, root_key, depth as i32, -INFINITE, INFINITE, 0);
+        if worker.stopped && depth > 1 {
+            break;
+        }
+        let pv = worker.pv[0].clone();
+        if let Some(&best) = pv.first() {
+            result.best = Some(best);
+            result.ponder = pv.get(1).copied();
+            result.score = score;
+            result.depth = depth;
+        }
+        if worker.stopped {
+            break;
+        }
+        report(&Iteration {
+            depth,
+            seldepth: worker.seldepth.max(depth),
+            score,
+            bound: None,
+            nodes: worker.nodes,
+            elapsed: worker.started.elapsed(),
+            hashfull: worker.tt.hashfull(),
+            pv,
+        });
+        if worker.should_stop_after_iteration(score) {
+            break;
+        }
+    }
+}
+
+/// The depth limit: `go depth`, twice the moves of `go mate`, or the maximum.
+fn max_depth(limits: &Limits) -> u32 {
+    let mut depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    if let Some(moves) = limits.mate {
+        depth = depth.min((moves.max(1) * 2).min(MAX_DEPTH));
+    }
+    depth
+}
+
+/// True when `score` is a mate for the side to move in at most `moves` moves.
+pub(crate) fn mates_within(score: i32, moves: u32) -> bool {
+    is_mate(score) && score > 0 && (MATE - score + 1) / 2 <= moves as i32
+}
+
+/// The opponent's expected reply after `best`, read from the hash table.
+fn ponder_from_table(tt: &TranspositionTable, root: &Chess, best: Move) -> Option<Move> {
+    let mut next = root.clone();
+    next.play_unchecked(best);
+    let entry = tt.probe(crate::game::position_key(&next))?;
+    next.legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| tt::pack_move(m) == entry.packed_move)
+}

@@ -1,0 +1,127 @@
+//! Move ordering: hash move first, then captures by MVV-LVA, killers, and quiet moves by history.
+
+use shakmaty::{Color, Move, MoveList, Role};
+
+use super::score::MAX_PLY;
+use super::tt::pack_move;
+
+const HASH_MOVE: i32 = 2_000_000;
+const GOOD_CAPTURE: i32 = 1_000_000;
+const QUEEN_PROMOTION: i32 = 950_000;
+const FIRST_KILLER: i32 = 900_000;
+const SECOND_KILLER: i32 = 899_000;
+const UNDER_PROMOTION: i32 = -100_000;
+/// History scores stay within +-HISTORY_MAX (so they never outrank killers).
+const HISTORY_MAX: i32 = 16_384;
+
+/// Value of a piece kind for ordering (pawn, knight, bishop, rook, queen, king).
+fn order_value(role: Role) -> i32 {
+    [100, 300, 320, 500, 900, 2000][role as usize - 1]
+}
+
+/// Killer moves (quiet moves that caused a cutoff at the same ply) and the butterfly history.
+pub struct Heuristics {
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+}
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Heuristics {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 64 * 64],
+        }
+    }
+}
+
+fn history_index(color: Color, m: Move) -> usize {
+    let from = m.from().map_or(0, |s| s as usize);
+    let to = m.to() as usize;
+    (color as usize) * 4096 + from * 64 + to
+}
+
+impl Heuristics {
+    /// Forgets everything (`ucinewgame`).
+    pub fn clear(&mut self) {
+        *self = Heuristics::default();
+    }
+
+    /// Forgets the killers of the previous search but keeps the history.
+    pub fn new_search(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+    }
+
+    /// Records a quiet move that refuted the opponent's move at `ply`.
+    pub fn record_cutoff(&mut self, color: Color, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+        if let Some(k) = self.killers.get_mut(ply) {
+            if k[0] != Some(m) {
+                k[1] = k[0];
+                k[0] = Some(m);
+            }
+        }
+        let bonus = (depth * depth).min(400);
+        self.update_history(color, m, bonus);
+        for &other in tried {
+            if other != m && !other.is_capture() {
+                self.update_history(color, other, -bonus);
+            }
+        }
+    }
+
+    /// Moves a history entry toward +-HISTORY_MAX, slowing as it gets close ("gravity").
+    fn update_history(&mut self, color: Color, m: Move, bonus: i32) {
+        let entry = &mut self.history[history_index(color, m)];
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// The ordering score of every move in `moves`.
+    pub fn score_moves(&self, moves: &MoveList, color: Color, hash_move: u16, ply: usize) -> Vec<i32> {
+        let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
+        moves
+            .iter()
+            .map(|&m| {
+                if hash_move != 0 && pack_move(m) == hash_move {
+                    HASH_MOVE
+                } else if let Some(victim) = m.capture() {
+                    GOOD_CAPTURE + order_value(victim) * 8 - order_value(m.role()) / 10
+                } else if let Some(promo) = m.promotion() {
+                    if promo == Role::Queen { QUEEN_PROMOTION } else { UNDER_PROMOTION }
+                } else if killers[0] == Some(m) {
+                    FIRST_KILLER
+                } else if killers[1] == Some(m) {
+                    SECOND_KILLER
+                } else {
+                    self.history[history_index(color, m)]
+                }
+            })
+            .collect()
+    }
+}
+
+/// Picks the best-scored move not yet tried (selection sort, one step per call).
+pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], start: usize) -> Option<Move> {
+    if start >= moves.len() {
+        return None;
+    }
+    let mut best = start;
+    for i in start + 1..moves.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    moves.swap(start, best);
+    scores.swap(start, best);
+    Some(moves[start])
+}
+
+/// Capture ordering for quiescence: most valuable victim, then least valuable attacker.
+pub fn capture_score(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, order_value);
+    let promo = m.promotion().map_or(0, order_value);
+    victim * 8 + promo - order_value(m.role()) / 10
+}
+
+/// Material won by a capture or promotion, for delta pruning.
+pub fn material_gain(m: Move) -> i32 {
+    m.capture().map_or(0, order_value) + m.promotion().map_or(0, |r| order_value(r) - 100)
+}

@@ -1,0 +1,71 @@
+//! Repetition detection along the game and the search path.
+//!
+//! The search keeps one stack of keys: the game's positions since its last irreversible move,
+//! then the positions of the current line. A position that repeats one *after* the root is a
+//! draw at once (whoever repeated once can repeat again); one that repeats a position from
+//! *before* the root is a draw only when it makes a threefold with the game history.
+
+/// The key stack of the current line.
+#[derive(Debug, Clone, Default)]
+pub struct KeyStack {
+    keys: Vec<u64>,
+    /// Index of the root position in `keys`.
+    root: usize,
+    /// Index below which positions are not compared (the position before a null move).
+    floor: usize,
+}
+
+impl KeyStack {
+    /// A stack from the game's reversible keys, the root position last.
+    pub fn new(game_keys: &[u64]) -> KeyStack {
+        KeyStack {
+            keys: game_keys.to_vec(),
+            root: game_keys.len().saturating_sub(1),
+            floor: 0,
+        }
+    }
+
+    pub fn push(&mut self, key: u64) {
+        self.keys.push(key);
+    }
+
+    pub fn pop(&mut self) {
+        self.keys.pop();
+    }
+
+    /// Marks the top as a null-move position; returns the old floor to restore.
+    pub fn push_null(&mut self, key: u64) -> usize {
+        self.keys.push(key);
+        std::mem::replace(&mut self.floor, self.keys.len() - 1)
+    }
+
+    /// Undoes [`push_null`](Self::push_null).
+    pub fn pop_null(&mut self, old_floor: usize) {
+        self.keys.pop();
+        self.floor = old_floor;
+    }
+
+    /// Whether the position on top is drawn by repetition; `halfmoves` is its halfmove clock.
+    pub fn is_draw(&self, halfmoves: u32) -> bool {
+        let Some(top) = self.keys.len().checked_sub(1) else {
+            return false;
+        };
+        let key = self.keys[top];
+        let lowest = top.saturating_sub(halfmoves as usize).max(self.floor);
+        let mut earlier = 0;
+        let mut i = top;
+        while i >= lowest + 2 {
+            i -= 2;
+            if self.keys[i] == key {
+                if i >= self.root {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}

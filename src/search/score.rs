@@ -1,0 +1,63 @@
+//! Score conventions: centipawns, mate distances, and how mates are stored in the hash table.
+
+/// Larger than any real score.
+pub const INFINITE: i32 = 32_001;
+/// The score of giving mate right now; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Deepest ply the search reaches; also bounds mate distances.
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// The value of a draw for the side to move.
+pub const DRAW: i32 = 0;
+
+/// The score of the side to move when it is checkmated at `ply`.
+pub fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// True for scores that announce a forced mate for either side.
+pub fn is_mate(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+/// Converts a score relative to the root into one relative to the node at `ply`, for storing.
+/// Mate scores count plies from the node, so a stored mate stays right in other lines.
+pub fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`to_table`]: a stored score, seen from the node at `ply`.
+pub fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// A score as UCI reports it: centipawns, or mate in moves (negative when being mated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UciScore {
+    Centipawns(i32),
+    MateIn(i32),
+}
+
+/// Converts a search score into UCI's `cp` or `mate` form.
+pub fn uci_score(score: i32) -> UciScore {
+    if score >= MATE_BOUND {
+        UciScore::MateIn((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        UciScore::MateIn(-(MATE + score) / 2)
+    } else {
+        UciScore::Centipawns(score)
+    }
+}

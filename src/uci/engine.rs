@@ -1,0 +1,375 @@
+//! The command loop: holds the game, the options and the search, and answers each command.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Receiver;
+use shakmaty::{Color, EnPassantMode, Position, fen::Fen};
+use vampirc_uci::{Serializable, UciMessage};
+
+use super::command::{Command, GoArgs, StartPosition, parse};
+use super::options::{Change, Options, announce, parse_change};
+use super::output::{error, info_string, send};
+use super::reader::Input;
+use super::report::{bestmove_line, info_line};
+use super::{ENGINE_AUTHOR, ENGINE_NAME};
+use crate::game::{Game, parse_fen, parse_uci_move, uci_text};
+use crate::search::{Clock, Limits, MAX_DEPTH, Searcher, Signals};
+
+/// Stack for the search thread: deep lines copy positions on every ply.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// A search running on its own thread; it hands the searcher back when it ends.
+struct Running {
+    handle: JoinHandle<Searcher>,
+    signals: Arc<Signals>,
+    waits_for_stop: bool,
+}
+
+/// The engine as the GUI sees it.
+pub struct Engine {
+    game: Game,
+    options: Options,
+    /// None while a search thread holds it.
+    searcher: Option<Searcher>,
+    running: Option<Running>,
+    debug: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        let options = Options::default();
+        Engine {
+            game: Game::default(),
+            searcher: Some(Searcher::new(options.hash_mib)),
+            options,
+            running: None,
+            debug: false,
+        }
+    }
+
+    /// Answers commands until `quit` or end of input.
+    pub fn run(&mut self, input: &Receiver<Input>) {
+        loop {
+            match input.recv() {
+                Ok(Input::Line(line)) => {
+                    if !self.handle_line(&line) {
+                        break;
+                    }
+                }
+                Ok(Input::EndOfInput) | Err(_) => {
+                    self.finish_at_end_of_input();
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Handles one line; false when the engine should exit.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        if self.debug {
+            log::debug!("<< {}", line.trim_end());
+        }
+        match parse(line) {
+            Ok(command) => self.execute(command),
+            Err(why) => {
+                error(&why);
+                true
+            }
+        }
+    }
+
+    fn execute(&mut self, command: Command) -> bool {
+        match command {
+            Command::Empty => {}
+            Command::Uci => self.identify(),
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => send("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Register => info_string("registration is not needed"),
+            Command::UciNewGame => self.new_game(),
+            Command::Position { start, moves, warnings } => self.set_position(start, &moves, &warnings),
+            Command::Go(args) => self.go(args),
+            Command::Stop => self.signal_stop(),
+            Command::PonderHit => self.ponderhit(),
+            Command::Quit => {
+                self.signal_stop();
+                self.wait_for_search();
+                return false;
+            }
+            Command::Perft(depth) => self.perft(depth),
+            Command::Display => self.display(),
+            Command::Eval => self.show_eval(),
+            Command::Bench(depth) => self.bench(depth),
+        }
+        true
+    }
+
+    fn identify(&self) {
+        send(&UciMessage::id_name(ENGINE_NAME).serialize());
+        send(&UciMessage::id_author(ENGINE_AUTHOR).serialize());
+        for option in announce(&Options::default()) {
+            send(&UciMessage::Option(option).serialize());
+        }
+        send(&UciMessage::UciOk.serialize());
+    }
+
+    /// At end of input a bounded search finishes and answers; an endless one is stopped.
+    fn finish_at_end_of_input(&mut self) {
+        if self.running.as_ref().is_some_and(|r| r.waits_for_stop) {
+            self.signal_stop();
+        }
+        self.wait_for_search();
+    }
+
+    fn signal_stop(&self) {
+        if let Some(r) = &self.running {
+            r.signals.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    fn ponderhit(&self) {
+        match &self.running {
+            Some(r) => r.signals.ponderhit.store(true, Ordering::SeqCst),
+            None => log::info!("ponderhit without a running search ignored"),
+        }
+    }
+
+    /// Waits for a running search to end (it prints its own `bestmove`) and takes the searcher back.
+    fn wait_for_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            match r.handle.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                Err(_) => log::error!("the search thread failed"),
+            }
+        }
+        if self.searcher.is_none() {
+            self.searcher = Some(Searcher::new(self.options.hash_mib));
+        }
+    }
+
+    /// Stops any running search and returns the idle searcher.
+    fn idle_searcher(&mut self) -> &mut Searcher {
+        self.signal_stop();
+        self.wait_for_search();
+        self.searcher.get_or_insert_with(|| Searcher::new(16))
+    }
+
+    fn new_game(&mut self) {
+        self.idle_searcher().clear();
+        self.game = Game::default();
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let change = match parse_change(name, value, &self.options) {
+            Ok(change) => change,
+            Err(why) => return error(&why),
+        };
+        match change {
+            Change::Hash(mib) => match self.idle_searcher().tt.resize(mib) {
+                Ok(()) => self.options.hash_mib = mib,
+                Err(e) => error(&e.0),
+            },
+            Change::Threads(n) => {
+                self.options.threads = n;
+                if n > 1 {
+                    info_string(&format!("Threads {n} accepted; this version searches with one thread"));
+                }
+            }
+            Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
+            Change::ClearHash => self.idle_searcher().clear(),
+            Change::Ponder(on) => self.options.ponder = on,
+        }
+    }
+
+    /// `position`: a malformed FEN keeps the previous position; an illegal move keeps the
+    /// moves before it.
+    fn set_position(&mut self, start: StartPosition, moves: &[String], warnings: &[String]) {
+        for w in warnings {
+            error(w);
+        }
+        let start_pos = match start {
+            StartPosition::Standard => shakmaty::Chess::default(),
+            StartPosition::Fen(text) if text.is_empty() => {
+                return error("position needs 'startpos' or 'fen <fen>'; keeping the previous position");
+            }
+            StartPosition::Fen(text) => match parse_fen(&text) {
+                Ok(pos) => pos,
+                Err(e) => return error(&format!("{e} in '{text}'; keeping the previous position")),
+            },
+        };
+        let mut game = Game::new(start_pos);
+        for (i, text) in moves.iter().enumerate() {
+            if let Err(e) = game.play_uci(text) {
+                error(&format!(
+                    "{e} (move {} of the list); keeping the position after the {i} moves before it",
+                    i + 1
+                ));
+                break;
+            }
+        }
+        self.game = game;
+    }
+
+    fn go(&mut self, args: GoArgs) {
+        for w in &args.warnings {
+            error(w);
+        }
+        let limits = self.limits_from(&args);
+        let mut searcher = match self.searcher.take() {
+            Some(s) if self.running.is_none() => s,
+            other => {
+                self.searcher = other;
+                self.idle_searcher();
+                self.searcher.take().unwrap_or_else(|| Searcher::new(16))
+            }
+        };
+        searcher.settings.move_overhead_ms = self.options.move_overhead_ms;
+        let signals = Arc::new(Signals::default());
+        let game = self.game.clone();
+        let thread_signals = Arc::clone(&signals);
+        let waits_for_stop = limits.waits_for_stop();
+        let spawned = thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                search_and_answer(&mut searcher, &game, &limits, &thread_signals);
+                searcher
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    handle,
+                    signals,
+                    waits_for_stop,
+                })
+            }
+            Err(e) => {
+                error(&format!("cannot start the search thread: {e}"));
+                let fallback = self.game.position().legal_moves().first().copied();
+                send(&bestmove_line(fallback, None));
+            }
+        }
+    }
+
+    /// Turns `go` arguments into search limits for the side to move.
+    fn limits_from(&self, args: &GoArgs) -> Limits {
+        let pos = self.game.position();
+        let (time, inc) = match pos.turn() {
+            Color::White => (args.wtime, args.winc),
+            Color::Black => (args.btime, args.binc),
+        };
+        let clock = time.map(|time_ms| Clock {
+            time_ms,
+            increment_ms: inc.unwrap_or(0),
+            moves_to_go: args.movestogo.filter(|&m| m > 0),
+        });
+        if let Some(d) = args.depth.filter(|&d| d > MAX_DEPTH) {
+            info_string(&format!("depth {d} is beyond the maximum {MAX_DEPTH}; searching to {MAX_DEPTH}"));
+        }
+        let mut searchmoves = Vec::new();
+        for text in &args.searchmoves {
+            match parse_uci_move(pos, text) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => error(&format!("searchmoves: {e}; ignored")),
+            }
+        }
+        Limits {
+            depth: args.depth,
+            nodes: args.nodes,
+            mate: args.mate,
+            movetime_ms: args.movetime,
+            clock,
+            infinite: args.infinite,
+            ponder: args.ponder,
+            searchmoves,
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let started = Instant::now();
+        let pos = self.game.position();
+        let mut total = 0;
+        for (m, count) in crate::perft::divide(pos, depth) {
+            send(&format!("{}: {count}", uci_text(m)));
+            total += count;
+        }
+        let ms = started.elapsed().as_millis();
+        send("");
+        send(&format!("Nodes searched: {total}"));
+        send(&format!("Time: {ms} ms ({} nps)", total as u128 * 1000 / ms.max(1)));
+    }
+
+    fn display(&self) {
+        let pos = self.game.position();
+        let board = pos.board();
+        send("");
+        for rank in (0..8u32).rev() {
+            let mut row = format!(" {} |", rank + 1);
+            for file in 0..8u32 {
+                let sq = shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
+                let c = board.piece_at(sq).map_or('.', |p| p.char());
+                row.push(' ');
+                row.push(c);
+            }
+            send(&row);
+        }
+        send("     a b c d e f g h");
+        send("");
+        send(&format!("Fen: {}", Fen::from_position(pos, EnPassantMode::Legal)));
+        send(&format!("Key: {:016x}", self.game.key()));
+        send(&format!("Side to move: {}", if pos.turn() == Color::White { "white" } else { "black" }));
+        send(&format!("Halfmove clock: {}", pos.halfmoves()));
+        send(&format!("Occurrences: {}", self.game.occurrences()));
+        send(&format!("Moves played: {}", self.game.moves().len()));
+    }
+
+    fn show_eval(&self) {
+        let b = crate::eval::breakdown(self.game.position());
+        send(&format!("Evaluation from White's point of view (phase {}/{}):", b.phase, crate::eval::MAX_PHASE));
+        send("      term |    mg    eg");
+        for (name, s) in [
+            ("material", b.material),
+            ("placement", b.placement),
+            ("pawns", b.pawns),
+            ("mobility", b.mobility),
+            ("king", b.king_safety),
+        ] {
+            send(&format!("{name:>10} | {:>5} {:>5}", s.mg, s.eg));
+        }
+        send(&format!("Endgame scale: {}/128", b.scale));
+        send(&format!("Total: {} cp", b.total()));
+    }
+
+    fn bench(&mut self, depth: Option<u32>) {
+        self.wait_for_search();
+        let result = crate::bench::run(depth.unwrap_or(crate::bench::BENCH_DEPTH), &mut |l| {
+            send(&format!("info string {l}"))
+        });
+        send(&format!("{} nodes {} nps", result.nodes, result.nps));
+    }
+}
+
+/// Runs on the search thread: searches, waits if `go infinite`/`ponder` asks it to, answers.
+fn search_and_answer(searcher: &mut Searcher, game: &Game, limits: &Limits, signals: &Signals) {
+    let result = searcher.search(game, limits, signals, &mut |it| send(&info_line(it)));
+    if result.best.is_none() {
+        let score = if game.position().is_check() { "mate 0" } else { "cp 0" };
+        send(&format!("info depth 0 score {score}"));
+    }
+    // UCI: after `go infinite` or during `ponder`, bestmove waits for `stop` (or `ponderhit`).
+    while !signals.stop.load(Ordering::SeqCst)
+        && (limits.infinite || (limits.ponder && !signals.ponderhit.load(Ordering::SeqCst)))
+    {
+        thread::sleep(Duration::from_millis(1));
+    }
+    send(&bestmove_line(result.best, result.ponder));
+}

@@ -1,0 +1,107 @@
+//! The engine's UCI options: how they are announced and how `setoption` values are checked.
+
+use vampirc_uci::UciOptionConfig;
+
+/// Current option values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mib: usize,
+    pub threads: usize,
+    pub move_overhead_ms: u64,
+    pub ponder: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mib: 16,
+            threads: 1,
+            move_overhead_ms: 10,
+            ponder: false,
+        }
+    }
+}
+
+pub const HASH_MAX_MIB: i64 = 65_536;
+pub const THREADS_MAX: i64 = 1024;
+pub const MOVE_OVERHEAD_MAX: i64 = 5000;
+
+/// A valid `setoption`, ready to apply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Hash(usize),
+    Threads(usize),
+    MoveOverhead(u64),
+    ClearHash,
+    Ponder(bool),
+}
+
+/// The `option ...` lines of the `uci` answer.
+pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
+    vec![
+        UciOptionConfig::Spin {
+            name: "Hash".into(),
+            default: Some(defaults.hash_mib as i64),
+            min: Some(1),
+            max: Some(HASH_MAX_MIB),
+        },
+        UciOptionConfig::Spin {
+            name: "Threads".into(),
+            default: Some(defaults.threads as i64),
+            min: Some(1),
+            max: Some(THREADS_MAX),
+        },
+        UciOptionConfig::Spin {
+            name: "Move Overhead".into(),
+            default: Some(defaults.move_overhead_ms as i64),
+            min: Some(0),
+            max: Some(MOVE_OVERHEAD_MAX),
+        },
+        UciOptionConfig::Button { name: "Clear Hash".into() },
+        UciOptionConfig::Check {
+            name: "Ponder".into(),
+            default: Some(defaults.ponder),
+        },
+    ]
+}
+
+/// Checks a `setoption`; the error says what is wrong and what is kept.
+pub fn parse_change(name: &str, value: Option<&str>, current: &Options) -> Result<Change, String> {
+    let is = |n: &str| name.eq_ignore_ascii_case(n);
+    if is("Hash") {
+        spin(name, value, 1, HASH_MAX_MIB, current.hash_mib as i64).map(|v| Change::Hash(v as usize))
+    } else if is("Threads") {
+        spin(name, value, 1, THREADS_MAX, current.threads as i64).map(|v| Change::Threads(v as usize))
+    } else if is("Move Overhead") {
+        spin(name, value, 0, MOVE_OVERHEAD_MAX, current.move_overhead_ms as i64)
+            .map(|v| Change::MoveOverhead(v as u64))
+    } else if is("Clear Hash") {
+        Ok(Change::ClearHash)
+    } else if is("Ponder") {
+        check(name, value, current.ponder).map(Change::Ponder)
+    } else {
+        Err(format!("unknown option '{name}' (the 'uci' command lists the options)"))
+    }
+}
+
+fn spin(name: &str, value: Option<&str>, min: i64, max: i64, keep: i64) -> Result<i64, String> {
+    let text = value.unwrap_or("");
+    match text.parse::<i64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        Ok(_) | Err(_) if text.is_empty() => Err(format!("option '{name}' needs a value from {min} to {max}; keeping {keep}")),
+        _ => Err(format!(
+            "option '{name}' must be an integer from {min} to {max}, got '{text}'; keeping {keep}"
+        )),
+    }
+}
+
+fn check(name: &str, value: Option<&str>, keep: bool) -> Result<bool, String> {
+    match value.map(str::to_ascii_lowercase).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!(
+            "option '{name}' must be true or false, got '{}'; keeping {keep}",
+            value.unwrap_or("")
+        )),
+    }
+}

@@ -1,0 +1,68 @@
+//! Formats search output as UCI lines, through vampirc-uci's message types.
+
+use shakmaty::Move;
+use vampirc_uci::{Duration, Serializable, UciInfoAttribute, UciMessage, UciMove, UciPiece, UciSquare};
+
+use crate::game::uci_text;
+use crate::search::Iteration;
+use crate::search::score::{UciScore, uci_score};
+
+/// A shakmaty move as vampirc-uci's move, through the UCI text.
+pub fn to_vampirc(m: Move) -> Option<UciMove> {
+    let text = uci_text(m);
+    let b = text.as_bytes();
+    if b.len() < 4 {
+        return None;
+    }
+    let square = |f: u8, r: u8| UciSquare::from(f as char, r - b'0');
+    let promotion = match b.get(4) {
+        Some(b'q') => Some(UciPiece::Queen),
+        Some(b'r') => Some(UciPiece::Rook),
+        Some(b'b') => Some(UciPiece::Bishop),
+        Some(b'n') => Some(UciPiece::Knight),
+        _ => None,
+    };
+    Some(UciMove {
+        from: square(b[0], b[1]),
+        to: square(b[2], b[3]),
+        promotion,
+    })
+}
+
+/// The `info depth ... pv ...` line of a finished iteration.
+pub fn info_line(it: &Iteration) -> String {
+    let (cp, mate) = match uci_score(it.score) {
+        UciScore::Centipawns(cp) => (Some(cp), None),
+        UciScore::MateIn(n) => (None, Some(n.clamp(-127, 127) as i8)),
+    };
+    let ms = it.elapsed.as_millis() as u64;
+    let nps = it.nodes * 1000 / ms.max(1);
+    let attributes = vec![
+        UciInfoAttribute::Depth(it.depth.min(255) as u8),
+        UciInfoAttribute::SelDepth(it.seldepth.min(255) as u8),
+        UciInfoAttribute::Score {
+            cp,
+            mate,
+            lower_bound: (it.bound == Some(true)).then_some(true),
+            upper_bound: (it.bound == Some(false)).then_some(true),
+        },
+        UciInfoAttribute::Nodes(it.nodes),
+        UciInfoAttribute::Nps(nps),
+        UciInfoAttribute::HashFull(it.hashfull.min(1000) as u16),
+        UciInfoAttribute::Time(Duration::milliseconds(ms as i64)),
+        UciInfoAttribute::Pv(it.pv.iter().filter_map(|&m| to_vampirc(m)).collect()),
+    ];
+    UciMessage::Info(attributes).serialize()
+}
+
+/// The `bestmove` line; `bestmove 0000` when there is no legal move.
+pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>) -> String {
+    match best.and_then(to_vampirc) {
+        Some(best_move) => UciMessage::BestMove {
+            best_move,
+            ponder: ponder.and_then(to_vampirc),
+        }
+        .serialize(),
+        None => "bestmove 0000".to_owned(),
+    }
+}

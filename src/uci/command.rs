@@ -31,6 +31,8 @@ pub struct GoArgs {
     pub ponder: bool,
     /// Moves as written (checked against the position later).
     pub searchmoves: Vec<String>,
+    /// `depth` as asked, before clamping (so the user can be told).
+    pub requested_depth: Option<u64>,
     /// Problems found in the line; each is reported and the rest of the line still used.
     pub warnings: Vec<String>,
 }
@@ -168,6 +170,9 @@ fn parse_go(args: &[&str]) -> GoArgs {
         if GO_NUMBERS.contains(&token) {
             match args.get(i + 1).map(|v| parse_number(v)) {
                 Some(Some(value)) => {
+                    if token == "depth" {
+                        go.requested_depth = Some(value);
+                    }
                     let limited = limit_for_vampirc(token, value);
                     clean.push(format!("{token} {limited}"));
                     i += 2;
@@ -218,12 +223,11 @@ fn parse_number(text: &str) -> Option<u64> {
 }
 
 /// Keeps values where vampirc-uci neither panics nor truncates: u8 for depth, mate and
-/// movestogo; about a year of milliseconds for times; i64 for nodes.
+/// movestogo (its grammar reads three digits into a u8); twelve digits for nodes and times.
 fn limit_for_vampirc(keyword: &str, value: u64) -> u64 {
     match keyword {
         "depth" | "mate" | "movestogo" => value.min(255),
-        "nodes" => value.min(i64::MAX as u64 / 2),
-        _ => value.min(1 << 35),
+        _ => value.min(999_999_999_999),
     }
 }
 

@@ -272,7 +272,7 @@ impl Engine {
             increment_ms: inc.unwrap_or(0),
             moves_to_go: args.movestogo.filter(|&m| m > 0),
         });
-        if let Some(d) = args.depth.filter(|&d| d > MAX_DEPTH) {
+        if let Some(d) = args.requested_depth.filter(|&d| d > u64::from(MAX_DEPTH)) {
             info_string(&format!("depth {d} is beyond the maximum {MAX_DEPTH}; searching to {MAX_DEPTH}"));
         }
         let mut searchmoves = Vec::new();

@@ -1,0 +1,128 @@
+//! Drives the built `threefold` binary over pipes, as a GUI would.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Position};
+use threefold::game::Game;
+
+/// A running engine process.
+pub struct Uci {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Uci {
+    pub fn start() -> Uci {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_threefold"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Uci { child, stdin, lines: rx }
+    }
+
+    pub fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).expect("write");
+        if !text.ends_with('\n') {
+            stdin.write_all(b"\n").expect("write");
+        }
+        stdin.flush().expect("flush");
+    }
+
+    /// Closes stdin (end of input).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Reads lines until one satisfies `done`; returns all read, that one last.
+    /// Panics after `timeout`.
+    pub fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out after {timeout:?}; read {seen:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine closed stdout; read {seen:#?}"),
+            }
+        }
+    }
+
+    /// Reads until `bestmove`; returns the lines and the move text.
+    pub fn bestmove(&mut self, timeout: Duration) -> (Vec<String>, String) {
+        let lines = self.read_until(timeout, |l| l.starts_with("bestmove"));
+        let last = lines.last().cloned().unwrap_or_default();
+        let mv = last.split_whitespace().nth(1).unwrap_or("").to_owned();
+        (lines, mv)
+    }
+
+    /// Lines that arrive within `wait` (no more expected).
+    pub fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let mut seen = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(wait) {
+            seen.push(line);
+        }
+        seen
+    }
+
+    /// Waits for the process to exit; true if it did within `timeout`.
+    pub fn exited_within(&mut self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+}
+
+impl Drop for Uci {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The position after `moves` from `fen` (or the start position).
+pub fn position_after(fen: Option<&str>, moves: &[&str]) -> Chess {
+    let start = fen.map_or_else(Chess::default, |f| threefold::game::parse_fen(f).expect("fen"));
+    let mut game = Game::new(start);
+    for m in moves {
+        game.play_uci(m).expect("legal test move");
+    }
+    game.position().clone()
+}
+
+/// True when `text` is a legal move in `pos`.
+pub fn is_legal(pos: &Chess, text: &str) -> bool {
+    threefold::game::parse_uci_move(pos, text).is_ok_and(|m| pos.is_legal(m))
+}

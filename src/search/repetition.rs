@@ -69,3 +69,47 @@ impl KeyStack {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::KeyStack;
+
+    #[test]
+    fn twofold_after_the_root_is_a_draw() {
+        // Root is key 1; the line goes 1 -> 2 -> 3 -> 4 -> 1.
+        let mut s = KeyStack::new(&[1]);
+        for k in [2, 3, 4, 1] {
+            s.push(k);
+        }
+        assert!(s.is_draw(4));
+        // With an irreversible move inside the window, no repetition counts.
+        assert!(!s.is_draw(3));
+    }
+
+    #[test]
+    fn repeating_a_pre_root_position_needs_a_threefold() {
+        // Game: 7 8 9 10 | root 7? no: game 5 6 7 8, root 9; line 10 -> 7 (7 seen once before).
+        let mut s = KeyStack::new(&[5, 6, 7, 8, 9]);
+        s.push(6);
+        assert!(!s.is_draw(10), "one earlier occurrence is only a twofold");
+        s.pop();
+        let mut s = KeyStack::new(&[5, 6, 5, 6, 5, 8]);
+        s.push(5);
+        assert!(s.is_draw(10), "two earlier occurrences make a threefold");
+    }
+
+    #[test]
+    fn positions_across_a_null_move_are_not_compared() {
+        let mut s = KeyStack::new(&[1, 2, 3]);
+        let floor = s.push_null(4);
+        s.push(5);
+        s.push(4);
+        assert!(s.is_draw(10), "repeats the null-move position itself after it");
+        s.pop();
+        s.pop();
+        s.pop_null(floor);
+        s.push(2);
+        s.push(1);
+        assert!(!s.is_draw(10), "1 occurs once before the root only");
+    }
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Play Threefold against reference engines with ../shared/tools/match.py and print a table.
+
+  python3 bench/gauntlet.py [--engine target/release/threefold] [--games 100] [--tc 10+0.1]
+                            [--only glaurung,sf1800] [--out bench/out/gauntlet.md]
+
+Each opponent is a name from OPPONENTS below. The table has one row per opponent: games,
+wins/draws/losses of Threefold, score, Elo with its 95% interval, and the illegal moves,
+crashes and time losses counted by match.py. Needs `pip install chess` and the Debian
+packages stockfish, glaurung, toga2, ethereal-chess (they land in /usr/games).
+"""
+import argparse, os, re, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MATCH = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'tools', 'match.py'))
+BOOK = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'books', '2moves_v1.epd'))
+
+OPPONENTS = {
+    'glaurung': ('/usr/games/glaurung', ['Threads=1', 'OwnBook=false']),
+    'toga2': ('/usr/games/toga2', ['Number of Threads=1', 'OwnBook=false']),
+    'ethereal': ('/usr/games/ethereal-chess', ['Threads=1']),
+    'sf1800': ('/usr/games/stockfish', ['Threads=1', 'UCI_LimitStrength=true', 'UCI_Elo=1800']),
+    'sf2400': ('/usr/games/stockfish', ['Threads=1', 'UCI_LimitStrength=true', 'UCI_Elo=2400']),
+    'sf2850': ('/usr/games/stockfish', ['Threads=1', 'UCI_LimitStrength=true', 'UCI_Elo=2850']),
+}
+
+SUMMARY = re.compile(r'A vs B: \+(\d+) =(\d+) -(\d+)\s+score ([\d.]+)\s+Elo (\S+) \[(\S+), (\S+)\]\s+'
+                     r'illegal (\d+) crashes (\d+) time-losses (\d+)')
+
+
+def play(engine, name, games, tc, concurrency, out_dir):
+    cmd, opts = OPPONENTS[name]
+    args = [sys.executable, MATCH, '--a', engine, '--b', cmd, '--games', str(games), '--tc', tc,
+            '--book', BOOK, '--concurrency', str(concurrency),
+            '--pgn', os.path.join(out_dir, f'{name}.pgn')]
+    for o in opts:
+        args += ['--b-opt', o]
+    log_path = os.path.join(out_dir, f'{name}.log')
+    with open(log_path, 'w') as log:
+        proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        log.write(proc.stdout)
+    m = SUMMARY.search(proc.stdout)
+    if not m:
+        return f'| {name} | match failed, see {log_path} |'
+    w, d, l, score, elo, lo, hi, ill, cr, tl = m.groups()
+    n = int(w) + int(d) + int(l)
+    return f'| {name} | {n} | {w}/{d}/{l} | {score} | {elo} [{lo}, {hi}] | {ill} | {cr} | {tl} |'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--engine', default=os.path.join(HERE, '..', 'target', 'release', 'threefold'))
+    ap.add_argument('--games', type=int, default=100)
+    ap.add_argument('--tc', default='10+0.1')
+    ap.add_argument('--concurrency', type=int, default=2)
+    ap.add_argument('--only', default='glaurung,sf1800')
+    ap.add_argument('--out', default=os.path.join(HERE, 'out', 'gauntlet.md'))
+    a = ap.parse_args()
+    out_dir = os.path.dirname(os.path.abspath(a.out))
+    os.makedirs(out_dir, exist_ok=True)
+    rows = ['| opponent | games | W/D/L | score | Elo [95%] | illegal | crashes | time losses |',
+            '|---|---|---|---|---|---|---|---|']
+    for name in a.only.split(','):
+        rows.append(play(os.path.abspath(a.engine), name, a.games, a.tc, a.concurrency, out_dir))
+        print(rows[-1], flush=True)
+    table = '\n'.join(rows) + '\n'
+    with open(a.out, 'w') as f:
+        f.write(f'Threefold gauntlet, tc {a.tc}, book 2moves_v1\n\n' + table)
+    print(table)
+
+
+if __name__ == '__main__':
+    main()

@@ -50,7 +50,11 @@ pub fn run(depth: u32, line: &mut dyn FnMut(String)) -> BenchResult {
         let game = Game::new(pos);
         let result = searcher.search(&game, &limits, &signals, &mut |_| {});
         nodes += result.nodes;
-        line(format!("position {:>2}: {:>10} nodes  {fen}", i + 1, result.nodes));
+        line(format!(
+            "position {:>2}: {:>10} nodes  {fen}",
+            i + 1,
+            result.nodes
+        ));
     }
     let ms = started.elapsed().as_millis().max(1) as u64;
     BenchResult {

@@ -19,7 +19,9 @@ fn main() -> ExitCode {
         Some("perft") => run_perft(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("usage: threefold            run the UCI engine on stdin/stdout");
-            println!("       threefold bench [depth]   fixed-depth benchmark; last line '<nodes> nodes <nps> nps'");
+            println!(
+                "       threefold bench [depth]   fixed-depth benchmark; last line '<nodes> nodes <nps> nps'"
+            );
             println!("       threefold perft <depth> [fen]   count legal move paths");
             ExitCode::SUCCESS
         }
@@ -49,7 +51,11 @@ fn run_perft(args: &[String]) -> ExitCode {
         eprintln!("threefold: perft needs a depth");
         return ExitCode::from(2);
     };
-    let pos = match args.get(1..).map(|rest| rest.join(" ")).filter(|f| !f.is_empty()) {
+    let pos = match args
+        .get(1..)
+        .map(|rest| rest.join(" "))
+        .filter(|f| !f.is_empty())
+    {
         Some(fen) => match game::parse_fen(&fen) {
             Ok(pos) => pos,
             Err(e) => {

@@ -89,7 +89,10 @@ fn repetition_of_a_position_before_the_root_is_not_yet_a_draw() {
     for m in ["g1f3", "e8f8", "f3g1", "f8e8"] {
         game.play_uci(m).expect("legal");
     }
-    let limits = Limits { depth: Some(6), ..Limits::default() };
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
     let result = Searcher::new(8).search(&game, &limits, &Signals::default(), &mut |_| {});
     assert!(result.score > 500, "score {}", result.score);
 }

@@ -21,14 +21,28 @@ fn handshake_lists_identity_and_options() {
     let mut e = Uci::start();
     e.send("uci");
     let lines = e.read_until(5 * SECOND, |l| l == "uciok");
-    assert!(lines.iter().any(|l| l.starts_with("id name Threefold")), "{lines:?}");
-    assert!(lines.iter().any(|l| l.starts_with("id author ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("id name Threefold")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("id author ")),
+        "{lines:?}"
+    );
     for option in ["Hash", "Threads", "Move Overhead", "Clear Hash", "Ponder"] {
         let prefix = format!("option name {option} type ");
-        assert!(lines.iter().any(|l| l.starts_with(&prefix)), "missing {option}: {lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "missing {option}: {lines:?}"
+        );
     }
     e.send("isready");
-    assert_eq!(e.read_until(5 * SECOND, |l| l == "readyok").last().map(String::as_str), Some("readyok"));
+    assert_eq!(
+        e.read_until(5 * SECOND, |l| l == "readyok")
+            .last()
+            .map(String::as_str),
+        Some("readyok")
+    );
 }
 
 #[test]
@@ -68,8 +82,19 @@ fn depth_search_reports_info_lines() {
     assert!(is_legal(&position_after(None, &[]), &mv));
     for d in 1..=6 {
         let prefix = format!("info depth {d} ");
-        let line = lines.iter().find(|l| l.starts_with(&prefix)).unwrap_or_else(|| panic!("no depth {d}: {lines:?}"));
-        for field in [" seldepth ", " score cp ", " nodes ", " nps ", " time ", " hashfull ", " pv "] {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("no depth {d}: {lines:?}"));
+        for field in [
+            " seldepth ",
+            " score cp ",
+            " nodes ",
+            " nps ",
+            " time ",
+            " hashfull ",
+            " pv ",
+        ] {
             assert!(line.contains(field), "'{field}' missing in {line}");
         }
     }
@@ -84,11 +109,19 @@ fn isready_and_stop_are_answered_during_infinite_search() {
     let t = Instant::now();
     e.send("isready");
     e.read_until(SECOND, |l| l == "readyok");
-    assert!(t.elapsed() < Duration::from_millis(100), "readyok took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(100),
+        "readyok took {:?}",
+        t.elapsed()
+    );
     let t = Instant::now();
     e.send("stop");
     let (_, mv) = e.bestmove(SECOND);
-    assert!(t.elapsed() < Duration::from_millis(100), "bestmove took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(100),
+        "bestmove took {:?}",
+        t.elapsed()
+    );
     assert!(is_legal(&position_after(None, &["d2d4"]), &mv));
 }
 
@@ -99,7 +132,10 @@ fn infinite_search_waits_for_stop_even_when_done() {
     e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
     e.send("go infinite");
     let early = e.drain(Duration::from_millis(400));
-    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "answered before stop: {early:?}");
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "answered before stop: {early:?}"
+    );
     e.send("stop");
     let (_, mv) = e.bestmove(SECOND);
     assert_eq!(mv, "a1a8");
@@ -111,11 +147,18 @@ fn ponder_then_ponderhit_answers_within_the_clock() {
     e.send("position startpos moves e2e4 e7e5");
     e.send("go ponder wtime 1000 btime 1000");
     let early = e.drain(Duration::from_millis(300));
-    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "answered while pondering: {early:?}");
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "answered while pondering: {early:?}"
+    );
     let t = Instant::now();
     e.send("ponderhit");
     let (_, mv) = e.bestmove(5 * SECOND);
-    assert!(t.elapsed() < Duration::from_millis(900), "took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(900),
+        "took {:?}",
+        t.elapsed()
+    );
     assert!(is_legal(&position_after(None, &["e2e4", "e7e5"]), &mv));
 }
 
@@ -136,25 +179,59 @@ fn rejects(e: &mut Uci, bad: &str, needle: &str) {
     e.send(bad);
     e.send("isready");
     let lines = e.read_until(5 * SECOND, |l| l == "readyok");
-    let errors: Vec<_> = lines.iter().filter(|l| l.starts_with("info string error: ")).collect();
+    let errors: Vec<_> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
     assert_eq!(errors.len(), 1, "'{bad}' gave {lines:?}");
-    assert!(errors[0].contains(needle), "'{bad}' gave {errors:?}, expected '{needle}'");
+    assert!(
+        errors[0].contains(needle),
+        "'{bad}' gave {errors:?}, expected '{needle}'"
+    );
 }
 
 #[test]
 fn bad_input_gets_an_error_and_the_engine_stays_usable() {
     let mut e = started();
     rejects(&mut e, "xyzzy foo", "unknown command 'xyzzy foo'");
-    rejects(&mut e, "position fen rnbqkbnr/pppppppp/8/8 w KQkq - 0 1", "malformed FEN");
+    rejects(
+        &mut e,
+        "position fen rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
+        "malformed FEN",
+    );
     rejects(&mut e, "position fen 8/8/8/8/8/8/8/8 w - - 0 1", "FEN");
-    rejects(&mut e, "position startpos moves e2e4 e7e5 e1e3", "illegal move 'e1e3'");
-    rejects(&mut e, "position startpos moves e2e4 zz99", "malformed move 'zz99'");
-    rejects(&mut e, "setoption name NoSuchOption value 3", "unknown option 'NoSuchOption'");
-    rejects(&mut e, "setoption name Hash value 0", "option 'Hash' must be an integer from 1 to 65536");
+    rejects(
+        &mut e,
+        "position startpos moves e2e4 e7e5 e1e3",
+        "illegal move 'e1e3'",
+    );
+    rejects(
+        &mut e,
+        "position startpos moves e2e4 zz99",
+        "malformed move 'zz99'",
+    );
+    rejects(
+        &mut e,
+        "setoption name NoSuchOption value 3",
+        "unknown option 'NoSuchOption'",
+    );
+    rejects(
+        &mut e,
+        "setoption name Hash value 0",
+        "option 'Hash' must be an integer from 1 to 65536",
+    );
     rejects(&mut e, "setoption name Hash value 100000", "keeping 16");
-    rejects(&mut e, "setoption name Move Overhead value -5", "Move Overhead");
+    rejects(
+        &mut e,
+        "setoption name Move Overhead value -5",
+        "Move Overhead",
+    );
     rejects(&mut e, "setoption name Ponder value maybe", "true or false");
-    rejects(&mut e, "go depth abc", "'go depth' needs a non-negative number");
+    rejects(
+        &mut e,
+        "go depth abc",
+        "'go depth' needs a non-negative number",
+    );
     e.send("position startpos moves e2e4");
     e.send("go depth 3");
     let (_, mv) = e.bestmove(10 * SECOND);
@@ -168,14 +245,25 @@ fn malformed_fen_keeps_previous_position_and_illegal_move_keeps_prefix() {
     e.send("position fen not/a/fen w - - 0 1");
     e.send("d");
     let lines = e.read_until(5 * SECOND, |l| l.starts_with("Fen: "));
-    assert!(lines.iter().any(|l| l.contains("keeping the previous position")), "{lines:?}");
-    assert_eq!(lines.last().map(String::as_str), Some("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("keeping the previous position")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    );
 
     e.send("position startpos moves g1f3 g8f6 f3f5 b8c6");
     e.send("d");
     let lines = e.read_until(5 * SECOND, |l| l.starts_with("Fen: "));
     assert!(lines.iter().any(|l| l.contains("illegal move 'f3f5'") && l.contains("after the 2 moves before it")), "{lines:?}");
-    assert_eq!(lines.last().map(String::as_str), Some("Fen: rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Fen: rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2")
+    );
 }
 
 #[test]
@@ -213,7 +301,10 @@ fn no_legal_move_answers_0000() {
     e.send("go depth 5");
     let (lines, mv) = e.bestmove(5 * SECOND);
     assert_eq!(mv, "0000");
-    assert!(lines.iter().any(|l| l.contains("score mate 0")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 0")),
+        "{lines:?}"
+    );
     // Stalemate.
     e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     e.send("go movetime 100");
@@ -231,7 +322,12 @@ fn fivefold_position_still_gets_a_legal_move() {
     e.send("d");
     let lines = e.read_until(5 * SECOND, |l| l.starts_with("Occurrences: "));
     assert_eq!(lines.last().map(String::as_str), Some("Occurrences: 5"));
-    for go in ["go depth 1", "go depth 6", "go wtime 1 btime 1", "go nodes 1"] {
+    for go in [
+        "go depth 1",
+        "go depth 6",
+        "go wtime 1 btime 1",
+        "go nodes 1",
+    ] {
         e.send(go);
         let (_, mv) = e.bestmove(10 * SECOND);
         assert!(is_legal(&position_after(None, &moves), &mv), "{go}: {mv}");
@@ -244,8 +340,18 @@ fn perft_and_display() {
     e.send("position startpos");
     e.send("go perft 3");
     let lines = e.read_until(10 * SECOND, |l| l.starts_with("Nodes searched"));
-    assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 8902"));
-    assert_eq!(lines.iter().filter(|l| l.contains(": ") && l.len() <= 12).count(), 20, "{lines:?}");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 8902")
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains(": ") && l.len() <= 12)
+            .count(),
+        20,
+        "{lines:?}"
+    );
     e.send("position startpos moves g1f3 g8f6 f3g1 f6g8");
     e.send("d");
     let lines = e.read_until(5 * SECOND, |l| l.starts_with("Moves played"));
@@ -294,7 +400,11 @@ fn bench_is_deterministic() {
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         let last = text.lines().last().unwrap_or("").to_owned();
         let fields: Vec<&str> = last.split(' ').collect();
-        assert_eq!((fields.len(), fields[1], fields[3]), (4, "nodes", "nps"), "{last}");
+        assert_eq!(
+            (fields.len(), fields[1], fields[3]),
+            (4, "nodes", "nps"),
+            "{last}"
+        );
         fields[0].parse::<u64>().expect("node count")
     };
     let first = run();

@@ -40,7 +40,10 @@ fn shield_pawns(board: &Board, color: Color, king: shakmaty::Square) -> usize {
     let ours = board.pawns() & board.by_color(color);
     let step = if color == Color::White { 8 } else { -8 };
     let mut shield = Bitboard::EMPTY;
-    for front in [king.offset(step), king.offset(2 * step)].into_iter().flatten() {
+    for front in [king.offset(step), king.offset(2 * step)]
+        .into_iter()
+        .flatten()
+    {
         shield |= attacks::king_attacks(front) & Bitboard::from_rank(front.rank());
         shield.add(front);
     }

@@ -16,7 +16,11 @@ use shakmaty::{Board, Chess, Color, Position, Role, Square};
 /// The static evaluation in centipawns, positive when the side to move stands better.
 pub fn evaluate(pos: &Chess) -> i32 {
     let white = breakdown(pos).total();
-    let from_mover = if pos.turn() == Color::White { white } else { -white };
+    let from_mover = if pos.turn() == Color::White {
+        white
+    } else {
+        -white
+    };
     from_mover + weights::TEMPO
 }
 
@@ -73,7 +77,11 @@ fn game_phase(board: &Board) -> i32 {
 /// Scales endgames where the side ahead cannot usually win: no pawns and at most a minor piece
 /// more than the other side.
 fn endgame_scale(board: &Board, eg_balance: i32) -> i32 {
-    let strong = if eg_balance >= 0 { Color::White } else { Color::Black };
+    let strong = if eg_balance >= 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
     let pawns = (board.pawns() & board.by_color(strong)).count();
     if pawns > 0 {
         return 128;

@@ -16,7 +16,14 @@ pub const MATERIAL: [S; 6] = [
 ];
 
 /// Piece-square shape: bonus per step of distance from the board centre (negative = likes centre).
-pub const CENTRALITY: [S; 6] = [s(0, 0), s(-7, -6), s(-4, -4), s(-1, -1), s(-2, -5), s(0, -9)];
+pub const CENTRALITY: [S; 6] = [
+    s(0, 0),
+    s(-7, -6),
+    s(-4, -4),
+    s(-1, -1),
+    s(-2, -5),
+    s(0, -9),
+];
 
 /// Pawn bonus by rank from its own side (index 0 = rank 1).
 pub const PAWN_ADVANCE: [S; 8] = [

@@ -11,11 +11,7 @@ pub use material::is_dead_by_material;
 
 use std::fmt;
 
-use shakmaty::{
-    CastlingMode, Chess, Move, Position,
-    fen::Fen,
-    uci::UciMove,
-};
+use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen, uci::UciMove};
 
 /// Why a FEN could not become a position.
 #[derive(Debug, Clone, PartialEq, Eq)]

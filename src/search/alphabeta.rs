@@ -6,12 +6,12 @@ use std::time::Instant;
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::limits::Limits;
+use super::mates_within;
 use super::ordering::{Heuristics, capture_score, material_gain, pick_next};
 use super::repetition::KeyStack;
 use super::score::{DRAW, INFINITE, MATE, MAX_PLY, from_table, is_mate, mated_in, to_table};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
-use super::mates_within;
 use crate::eval::evaluate;
 use crate::game::{is_dead_by_material, key_after, position_key};
 
@@ -63,7 +63,7 @@ impl Worker<'_> {
         }
         if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
-        } else if self.nodes % POLL_INTERVAL == 0 {
+        } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.check_ponderhit();
             self.stopped = self.signals.stop.load(Ordering::Relaxed)
                 || (!self.pondering() && self.time.hard_expired());
@@ -96,7 +96,11 @@ impl Worker<'_> {
         }
         if halfmoves >= 100 {
             // A mate on the hundredth halfmove still counts.
-            return Some(if pos.is_checkmate() { mated_in(ply) } else { DRAW });
+            return Some(if pos.is_checkmate() {
+                mated_in(ply)
+            } else {
+                DRAW
+            });
         }
         if is_dead_by_material(pos) {
             return Some(DRAW);
@@ -169,9 +173,7 @@ impl Worker<'_> {
 
         if !pv_node && !in_check && !is_root {
             // Reverse futility: far above beta at low depth, assume a quiet move holds it.
-            if depth <= 6
-                && !is_mate(beta)
-                && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+            if depth <= 6 && !is_mate(beta) && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
             {
                 return static_eval;
             }
@@ -188,7 +190,9 @@ impl Worker<'_> {
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
-        let mut scores = self.heuristics.score_moves(&moves, pos.turn(), hash_move, ply);
+        let mut scores = self
+            .heuristics
+            .score_moves(&moves, pos.turn(), hash_move, ply);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -257,7 +261,8 @@ impl Worker<'_> {
             Bound::Upper
         };
         let stored = to_table(best_score, ply);
-        self.tt.store(key, best_move, stored, static_eval, depth, bound);
+        self.tt
+            .store(key, best_move, stored, static_eval, depth, bound);
         best_score
     }
 
@@ -278,7 +283,14 @@ impl Worker<'_> {
         let key = position_key(&passed);
         let reduction = 3 + depth / 4;
         let floor = self.keys.push_null(key);
-        let score = -self.negamax(&passed, key, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+        let score = -self.negamax(
+            &passed,
+            key,
+            depth - 1 - reduction,
+            -beta,
+            -beta + 1,
+            ply + 1,
+        );
         self.keys.pop_null(floor);
         if self.stopped || score < beta {
             return None;
@@ -323,7 +335,10 @@ impl Worker<'_> {
         let mut index = 0;
         while let Some(m) = pick_next(&mut moves, &mut scores, index) {
             index += 1;
-            if !in_check && m.promotion().is_none() && stand_pat + material_gain(m) + DELTA_MARGIN <= alpha {
+            if !in_check
+                && m.promotion().is_none()
+                && stand_pat + material_gain(m) + DELTA_MARGIN <= alpha
+            {
                 continue;
             }
             let mut child = pos.clone();

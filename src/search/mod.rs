@@ -24,7 +24,7 @@ use crate::game::Game;
 pub use limits::{Clock, Limits};
 use ordering::Heuristics;
 use repetition::KeyStack;
-use score::{INFINITE, MAX_PLY, MATE, is_mate};
+use score::{INFINITE, MATE, MAX_PLY, is_mate};
 use time::TimeManager;
 use tt::TranspositionTable;
 
@@ -78,7 +78,9 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { move_overhead_ms: 10 }
+        Settings {
+            move_overhead_ms: 10,
+        }
     }
 }
 
@@ -142,7 +144,9 @@ impl Searcher {
         iterative_deepening(&mut worker, &root, game.key(), &mut result, report);
         result.nodes = worker.nodes;
         if result.ponder.is_none() {
-            result.ponder = result.best.and_then(|m| ponder_from_table(worker.tt, &root, m));
+            result.ponder = result
+                .best
+                .and_then(|m| ponder_from_table(worker.tt, &root, m));
         }
         result
     }
@@ -156,7 +160,11 @@ fn root_moves(root: &Chess, limits: &Limits) -> Vec<Move> {
         .copied()
         .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
         .collect();
-    if chosen.is_empty() { legal.to_vec() } else { chosen }
+    if chosen.is_empty() {
+        legal.to_vec()
+    } else {
+        chosen
+    }
 }
 
 /// The deepest depth iterative deepening may reach.

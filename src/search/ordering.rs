@@ -53,11 +53,11 @@ impl Heuristics {
 
     /// Records a quiet move that refuted the opponent's move at `ply`.
     pub fn record_cutoff(&mut self, color: Color, m: Move, ply: usize, depth: i32, tried: &[Move]) {
-        if let Some(k) = self.killers.get_mut(ply) {
-            if k[0] != Some(m) {
-                k[1] = k[0];
-                k[0] = Some(m);
-            }
+        if let Some(k) = self.killers.get_mut(ply)
+            && k[0] != Some(m)
+        {
+            k[1] = k[0];
+            k[0] = Some(m);
         }
         let bonus = (depth * depth).min(400);
         self.update_history(color, m, bonus);
@@ -75,7 +75,13 @@ impl Heuristics {
     }
 
     /// The ordering score of every move in `moves`.
-    pub fn score_moves(&self, moves: &MoveList, color: Color, hash_move: u16, ply: usize) -> Vec<i32> {
+    pub fn score_moves(
+        &self,
+        moves: &MoveList,
+        color: Color,
+        hash_move: u16,
+        ply: usize,
+    ) -> Vec<i32> {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         moves
             .iter()
@@ -85,7 +91,11 @@ impl Heuristics {
                 } else if let Some(victim) = m.capture() {
                     GOOD_CAPTURE + order_value(victim) * 8 - order_value(m.role()) / 10
                 } else if let Some(promo) = m.promotion() {
-                    if promo == Role::Queen { QUEEN_PROMOTION } else { UNDER_PROMOTION }
+                    if promo == Role::Queen {
+                        QUEEN_PROMOTION
+                    } else {
+                        UNDER_PROMOTION
+                    }
                 } else if killers[0] == Some(m) {
                     FIRST_KILLER
                 } else if killers[1] == Some(m) {

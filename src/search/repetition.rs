@@ -104,7 +104,10 @@ mod tests {
         let floor = s.push_null(4);
         s.push(5);
         s.push(4);
-        assert!(s.is_draw(10), "repeats the null-move position itself after it");
+        assert!(
+            s.is_draw(10),
+            "repeats the null-move position itself after it"
+        );
         s.pop();
         s.pop();
         s.pop_null(floor);

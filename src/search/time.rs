@@ -28,9 +28,9 @@ impl TimeManager {
             (Some(ms), Some(ms))
         } else if let Some(clock) = limits.clock {
             let left = clock.time_ms.saturating_sub(overhead_ms).max(1);
-            let moves = clock
-                .moves_to_go
-                .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, DEFAULT_MOVES_TO_GO));
+            let moves = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| {
+                (m as u64).clamp(1, DEFAULT_MOVES_TO_GO)
+            });
             let share = left / moves + clock.increment_ms * 3 / 4;
             // Never plan on more than a fraction of what is left, so later moves get time too.
             let cap = if moves == 1 { left * 9 / 10 } else { left / 2 };

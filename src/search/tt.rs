@@ -77,7 +77,9 @@ impl TranspositionTable {
         let count = (mib.max(1) * 1024 * 1024 / SLOT_BYTES).max(1);
         let mut slots = Vec::new();
         slots.try_reserve_exact(count).map_err(|_| {
-            ResizeError(format!("cannot allocate a {mib} MiB hash table; keeping the old size"))
+            ResizeError(format!(
+                "cannot allocate a {mib} MiB hash table; keeping the old size"
+            ))
         })?;
         slots.resize(count, Slot::default());
         self.slots = slots;
@@ -126,7 +128,15 @@ impl TranspositionTable {
     }
 
     /// Stores what a search found; `score` must already be relative to the node.
-    pub fn store(&mut self, key: u64, m: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        m: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
         let index = self.index(key);
         let generation = self.generation;
         let Some(slot) = self.slots.get_mut(index) else {

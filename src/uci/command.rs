@@ -44,10 +44,17 @@ pub enum Command {
     Uci,
     Debug(bool),
     IsReady,
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     Register,
     UciNewGame,
-    Position { start: StartPosition, moves: Vec<String>, warnings: Vec<String> },
+    Position {
+        start: StartPosition,
+        moves: Vec<String>,
+        warnings: Vec<String>,
+    },
     Go(GoArgs),
     Stop,
     PonderHit,
@@ -135,7 +142,10 @@ fn parse_position(args: &[&str]) -> Command {
     let mut warnings = Vec::new();
     let moves_at = args.iter().position(|&t| t == "moves");
     let (head, moves) = match moves_at {
-        Some(i) => (&args[..i], args[i + 1..].iter().map(|m| m.to_string()).collect()),
+        Some(i) => (
+            &args[..i],
+            args[i + 1..].iter().map(|m| m.to_string()).collect(),
+        ),
         None => (args, Vec::new()),
     };
     let start = match head.first() {
@@ -151,11 +161,25 @@ fn parse_position(args: &[&str]) -> Command {
         Some(&"fen") => StartPosition::Fen(head[1..].join(" ")),
         _ => StartPosition::Fen(String::new()),
     };
-    Command::Position { start, moves, warnings }
+    Command::Position {
+        start,
+        moves,
+        warnings,
+    }
 }
 
 /// Keywords of `go` that take a number.
-const GO_NUMBERS: &[&str] = &["wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime"];
+const GO_NUMBERS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+];
 /// Keywords of `go` without an argument.
 const GO_FLAGS: &[&str] = &["infinite", "ponder"];
 
@@ -178,7 +202,8 @@ fn parse_go(args: &[&str]) -> GoArgs {
                     i += 2;
                 }
                 _ => {
-                    go.warnings.push(format!("'go {token}' needs a non-negative number; ignored"));
+                    go.warnings
+                        .push(format!("'go {token}' needs a non-negative number; ignored"));
                     i += 1 + usize::from(args.get(i + 1).is_some_and(|v| !is_keyword(v)));
                 }
             }
@@ -193,7 +218,10 @@ fn parse_go(args: &[&str]) -> GoArgs {
                 i += 1;
             }
         } else {
-            go.warnings.push(format!("unknown go parameter '{}' ignored", truncate(token, 40)));
+            go.warnings.push(format!(
+                "unknown go parameter '{}' ignored",
+                truncate(token, 40)
+            ));
             i += 1;
         }
     }
@@ -236,12 +264,22 @@ fn millis(d: Option<vampirc_uci::Duration>) -> Option<u64> {
 }
 
 fn read_vampirc_go(line: &str, go: &mut GoArgs) {
-    let UciMessage::Go { time_control, search_control } = parse_one(line) else {
+    let UciMessage::Go {
+        time_control,
+        search_control,
+    } = parse_one(line)
+    else {
         go.warnings.push(format!("could not read '{line}'"));
         return;
     };
     match time_control {
-        Some(UciTimeControl::TimeLeft { white_time, black_time, white_increment, black_increment, moves_to_go }) => {
+        Some(UciTimeControl::TimeLeft {
+            white_time,
+            black_time,
+            white_increment,
+            black_increment,
+            moves_to_go,
+        }) => {
             go.wtime = millis(white_time);
             go.btime = millis(black_time);
             go.winc = millis(white_increment);
@@ -253,7 +291,10 @@ fn read_vampirc_go(line: &str, go: &mut GoArgs) {
         Some(UciTimeControl::Ponder) => go.ponder = true,
         None => {}
     }
-    if let Some(UciSearchControl { depth, nodes, mate, .. }) = search_control {
+    if let Some(UciSearchControl {
+        depth, nodes, mate, ..
+    }) = search_control
+    {
         go.depth = depth.map(u32::from);
         go.nodes = nodes;
         go.mate = mate.map(u32::from);
@@ -266,11 +307,16 @@ mod tests {
 
     #[test]
     fn go_with_clock_and_ponder() {
-        let Ok(Command::Go(go)) = parse("go ponder wtime 1000 btime 2000 winc 10 binc 20 movestogo 5") else {
+        let Ok(Command::Go(go)) =
+            parse("go ponder wtime 1000 btime 2000 winc 10 binc 20 movestogo 5")
+        else {
             panic!("not a go");
         };
         assert!(go.ponder);
-        assert_eq!((go.wtime, go.btime, go.winc, go.binc, go.movestogo), (Some(1000), Some(2000), Some(10), Some(20), Some(5)));
+        assert_eq!(
+            (go.wtime, go.btime, go.winc, go.binc, go.movestogo),
+            (Some(1000), Some(2000), Some(10), Some(20), Some(5))
+        );
     }
 
     #[test]
@@ -291,7 +337,9 @@ mod tests {
 
     #[test]
     fn position_keeps_every_move() {
-        let Ok(Command::Position { moves, .. }) = parse("position startpos moves e2e4  e7e5\t0000 g1f3\r") else {
+        let Ok(Command::Position { moves, .. }) =
+            parse("position startpos moves e2e4  e7e5\t0000 g1f3\r")
+        else {
             panic!("not a position");
         };
         assert_eq!(moves, vec!["e2e4", "e7e5", "0000", "g1f3"]);

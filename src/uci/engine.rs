@@ -96,7 +96,11 @@ impl Engine {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Register => info_string("registration is not needed"),
             Command::UciNewGame => self.new_game(),
-            Command::Position { start, moves, warnings } => self.set_position(start, &moves, &warnings),
+            Command::Position {
+                start,
+                moves,
+                warnings,
+            } => self.set_position(start, &moves, &warnings),
             Command::Go(args) => self.go(args),
             Command::Stop => self.signal_stop(),
             Command::PonderHit => self.ponderhit(),
@@ -181,7 +185,9 @@ impl Engine {
             Change::Threads(n) => {
                 self.options.threads = n;
                 if n > 1 {
-                    info_string(&format!("Threads {n} accepted; this version searches with one thread"));
+                    info_string(&format!(
+                        "Threads {n} accepted; this version searches with one thread"
+                    ));
                 }
             }
             Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
@@ -199,7 +205,9 @@ impl Engine {
         let start_pos = match start {
             StartPosition::Standard => shakmaty::Chess::default(),
             StartPosition::Fen(text) if text.is_empty() => {
-                return error("position needs 'startpos' or 'fen <fen>'; keeping the previous position");
+                return error(
+                    "position needs 'startpos' or 'fen <fen>'; keeping the previous position",
+                );
             }
             StartPosition::Fen(text) => match parse_fen(&text) {
                 Ok(pos) => pos,
@@ -273,7 +281,9 @@ impl Engine {
             moves_to_go: args.movestogo.filter(|&m| m > 0),
         });
         if let Some(d) = args.requested_depth.filter(|&d| d > u64::from(MAX_DEPTH)) {
-            info_string(&format!("depth {d} is beyond the maximum {MAX_DEPTH}; searching to {MAX_DEPTH}"));
+            info_string(&format!(
+                "depth {d} is beyond the maximum {MAX_DEPTH}; searching to {MAX_DEPTH}"
+            ));
         }
         let mut searchmoves = Vec::new();
         for text in &args.searchmoves {
@@ -305,7 +315,10 @@ impl Engine {
         let ms = started.elapsed().as_millis();
         send("");
         send(&format!("Nodes searched: {total}"));
-        send(&format!("Time: {ms} ms ({} nps)", total as u128 * 1000 / ms.max(1)));
+        send(&format!(
+            "Time: {ms} ms ({} nps)",
+            total as u128 * 1000 / ms.max(1)
+        ));
     }
 
     fn display(&self) {
@@ -315,7 +328,10 @@ impl Engine {
         for rank in (0..8u32).rev() {
             let mut row = format!(" {} |", rank + 1);
             for file in 0..8u32 {
-                let sq = shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
                 let c = board.piece_at(sq).map_or('.', |p| p.char());
                 row.push(' ');
                 row.push(c);
@@ -324,9 +340,19 @@ impl Engine {
         }
         send("     a b c d e f g h");
         send("");
-        send(&format!("Fen: {}", Fen::from_position(pos, EnPassantMode::Legal)));
+        send(&format!(
+            "Fen: {}",
+            Fen::from_position(pos, EnPassantMode::Legal)
+        ));
         send(&format!("Key: {:016x}", self.game.key()));
-        send(&format!("Side to move: {}", if pos.turn() == Color::White { "white" } else { "black" }));
+        send(&format!(
+            "Side to move: {}",
+            if pos.turn() == Color::White {
+                "white"
+            } else {
+                "black"
+            }
+        ));
         send(&format!("Halfmove clock: {}", pos.halfmoves()));
         send(&format!("Occurrences: {}", self.game.occurrences()));
         send(&format!("Moves played: {}", self.game.moves().len()));
@@ -334,7 +360,11 @@ impl Engine {
 
     fn show_eval(&self) {
         let b = crate::eval::breakdown(self.game.position());
-        send(&format!("Evaluation from White's point of view (phase {}/{}):", b.phase, crate::eval::MAX_PHASE));
+        send(&format!(
+            "Evaluation from White's point of view (phase {}/{}):",
+            b.phase,
+            crate::eval::MAX_PHASE
+        ));
         send("      term |    mg    eg");
         for (name, s) in [
             ("material", b.material),
@@ -362,7 +392,11 @@ impl Engine {
 fn search_and_answer(searcher: &mut Searcher, game: &Game, limits: &Limits, signals: &Signals) {
     let result = searcher.search(game, limits, signals, &mut |it| send(&info_line(it)));
     if result.best.is_none() {
-        let score = if game.position().is_check() { "mate 0" } else { "cp 0" };
+        let score = if game.position().is_check() {
+            "mate 0"
+        } else {
+            "cp 0"
+        };
         send(&format!("info depth 0 score {score}"));
     }
     // UCI: after `go infinite` or during `ponder`, bestmove waits for `stop` (or `ponderhit`).

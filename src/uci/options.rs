@@ -57,7 +57,9 @@ pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
             min: Some(0),
             max: Some(MOVE_OVERHEAD_MAX),
         },
-        UciOptionConfig::Button { name: "Clear Hash".into() },
+        UciOptionConfig::Button {
+            name: "Clear Hash".into(),
+        },
         UciOptionConfig::Check {
             name: "Ponder".into(),
             default: Some(defaults.ponder),
@@ -69,18 +71,28 @@ pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
 pub fn parse_change(name: &str, value: Option<&str>, current: &Options) -> Result<Change, String> {
     let is = |n: &str| name.eq_ignore_ascii_case(n);
     if is("Hash") {
-        spin(name, value, 1, HASH_MAX_MIB, current.hash_mib as i64).map(|v| Change::Hash(v as usize))
+        spin(name, value, 1, HASH_MAX_MIB, current.hash_mib as i64)
+            .map(|v| Change::Hash(v as usize))
     } else if is("Threads") {
-        spin(name, value, 1, THREADS_MAX, current.threads as i64).map(|v| Change::Threads(v as usize))
+        spin(name, value, 1, THREADS_MAX, current.threads as i64)
+            .map(|v| Change::Threads(v as usize))
     } else if is("Move Overhead") {
-        spin(name, value, 0, MOVE_OVERHEAD_MAX, current.move_overhead_ms as i64)
-            .map(|v| Change::MoveOverhead(v as u64))
+        spin(
+            name,
+            value,
+            0,
+            MOVE_OVERHEAD_MAX,
+            current.move_overhead_ms as i64,
+        )
+        .map(|v| Change::MoveOverhead(v as u64))
     } else if is("Clear Hash") {
         Ok(Change::ClearHash)
     } else if is("Ponder") {
         check(name, value, current.ponder).map(Change::Ponder)
     } else {
-        Err(format!("unknown option '{name}' (the 'uci' command lists the options)"))
+        Err(format!(
+            "unknown option '{name}' (the 'uci' command lists the options)"
+        ))
     }
 }
 
@@ -88,7 +100,9 @@ fn spin(name: &str, value: Option<&str>, min: i64, max: i64, keep: i64) -> Resul
     let text = value.unwrap_or("");
     match text.parse::<i64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        Ok(_) | Err(_) if text.is_empty() => Err(format!("option '{name}' needs a value from {min} to {max}; keeping {keep}")),
+        Ok(_) | Err(_) if text.is_empty() => Err(format!(
+            "option '{name}' needs a value from {min} to {max}; keeping {keep}"
+        )),
         _ => Err(format!(
             "option '{name}' must be an integer from {min} to {max}, got '{text}'; keeping {keep}"
         )),

@@ -1,7 +1,9 @@
 //! Formats search output as UCI lines, through vampirc-uci's message types.
 
 use shakmaty::Move;
-use vampirc_uci::{Duration, Serializable, UciInfoAttribute, UciMessage, UciMove, UciPiece, UciSquare};
+use vampirc_uci::{
+    Duration, Serializable, UciInfoAttribute, UciMessage, UciMove, UciPiece, UciSquare,
+};
 
 use crate::game::uci_text;
 use crate::search::Iteration;

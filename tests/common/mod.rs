@@ -37,7 +37,11 @@ impl Uci {
                 }
             }
         });
-        Uci { child, stdin, lines: rx }
+        Uci {
+            child,
+            stdin,
+            lines: rx,
+        }
     }
 
     pub fn send(&mut self, text: &str) {
@@ -69,8 +73,12 @@ impl Uci {
                         return seen;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => panic!("timed out after {timeout:?}; read {seen:#?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine closed stdout; read {seen:#?}"),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("timed out after {timeout:?}; read {seen:#?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine closed stdout; read {seen:#?}")
+                }
             }
         }
     }
@@ -114,7 +122,9 @@ impl Drop for Uci {
 
 /// The position after `moves` from `fen` (or the start position).
 pub fn position_after(fen: Option<&str>, moves: &[&str]) -> Chess {
-    let start = fen.map_or_else(Chess::default, |f| threefold::game::parse_fen(f).expect("fen"));
+    let start = fen.map_or_else(Chess::default, |f| {
+        threefold::game::parse_fen(f).expect("fen")
+    });
     let mut game = Game::new(start);
     for m in moves {
         game.play_uci(m).expect("legal test move");

@@ -5,9 +5,11 @@
 
 mod key;
 mod material;
+pub mod rules;
 
 pub use key::{key_after, position_key};
 pub use material::is_dead_by_material;
+pub use rules::{AutomaticEnd, Claims};
 
 use std::fmt;
 

@@ -1,0 +1,163 @@
+//! The FIDE draw rules on a game record: occurrences of each position, threefold and
+//! fifty-move claims (now, or by announcing a move), and the automatic ends (checkmate,
+//! stalemate, fivefold repetition, seventy-five moves, dead position).
+//!
+//! Everything here works on a [`Game`], so the arbiter tool and the engine share one rulebook.
+
+use std::fmt;
+
+use shakmaty::{Chess, Move, Position};
+
+use super::{Game, is_dead_by_material, key_after};
+
+/// Halfmoves without capture or pawn move that allow a fifty-move claim (FIDE 9.3).
+pub const FIFTY_MOVE_HALFMOVES: u32 = 100;
+/// Halfmoves without capture or pawn move that end the game automatically (FIDE 9.6.2).
+pub const SEVENTY_FIVE_MOVE_HALFMOVES: u32 = 150;
+
+/// How a game ended by itself, without a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AutomaticEnd {
+    Checkmate,
+    Stalemate,
+    /// The same position for the fifth time (9.6.1).
+    FivefoldRepetition,
+    /// 75 moves by each side without capture or pawn move, and the last move did not mate (9.6.2).
+    SeventyFiveMoves,
+    /// Neither side can mate by any legal sequence; here, by insufficient material (9.6.2, 5.2.2).
+    DeadPosition,
+}
+
+impl fmt::Display for AutomaticEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AutomaticEnd::Checkmate => "checkmate",
+            AutomaticEnd::Stalemate => "stalemate",
+            AutomaticEnd::FivefoldRepetition => "fivefold repetition",
+            AutomaticEnd::SeventyFiveMoves => "seventy-five-move rule",
+            AutomaticEnd::DeadPosition => "dead position (insufficient material)",
+        })
+    }
+}
+
+/// What the player to move may claim (FIDE 9.2 and 9.3).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Claims {
+    /// The current position has appeared at least three times.
+    pub threefold_now: bool,
+    /// Moves that would make their resulting position appear a third time (claim by announcing).
+    pub threefold_by_moves: Vec<Move>,
+    /// The last 100 halfmoves had no capture and no pawn move.
+    pub fifty_now: bool,
+    /// Moves that would complete the 100 halfmoves (claim by announcing).
+    pub fifty_by_moves: Vec<Move>,
+}
+
+impl Claims {
+    /// A threefold claim is valid now or by announcing a move.
+    pub fn can_claim_threefold(&self) -> bool {
+        self.threefold_now || !self.threefold_by_moves.is_empty()
+    }
+
+    /// A fifty-move claim is valid now or by announcing a move.
+    pub fn can_claim_fifty_moves(&self) -> bool {
+        self.fifty_now || !self.fifty_by_moves.is_empty()
+    }
+}
+
+impl Game {
+    /// How often the position after `ply` plies had occurred up to and including that ply.
+    pub fn occurrences_at(&self, ply: usize) -> usize {
+        let Some(&key) = self.keys().get(ply) else {
+            return 0;
+        };
+        self.keys()[..=ply].iter().filter(|&&k| k == key).count()
+    }
+
+    /// The occurrence count after every ply; index 0 is the start position.
+    pub fn occurrence_counts(&self) -> Vec<usize> {
+        (0..self.keys().len()).map(|ply| self.occurrences_at(ply)).collect()
+    }
+
+    /// How often a position with `key` has occurred in the game so far.
+    pub fn occurrences_of(&self, key: u64) -> usize {
+        self.keys().iter().filter(|&&k| k == key).count()
+    }
+
+    /// What the player to move may claim now.
+    pub fn claims(&self) -> Claims {
+        let pos = self.position();
+        let mut claims = Claims {
+            threefold_now: self.occurrences() >= 3,
+            fifty_now: pos.halfmoves() >= FIFTY_MOVE_HALFMOVES && !pos.is_checkmate(),
+            ..Claims::default()
+        };
+        for m in pos.legal_moves() {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            if self.occurrences_of(key_after(pos, self.key(), m, &after)) >= 2 {
+                claims.threefold_by_moves.push(m);
+            }
+            if after.halfmoves() >= FIFTY_MOVE_HALFMOVES && !after.is_checkmate() {
+                claims.fifty_by_moves.push(m);
+            }
+        }
+        claims
+    }
+
+    /// Whether the current position has ended the game by itself.
+    pub fn automatic_end(&self) -> Option<AutomaticEnd> {
+        automatic_end_of(self.position(), self.occurrences())
+    }
+
+    /// The first ply at which the game ended by itself, and how; moves after it are void.
+    pub fn first_automatic_end(&self) -> Option<(usize, AutomaticEnd)> {
+        let mut pos = self.start().clone();
+        for ply in 0..=self.moves().len() {
+            if let Some(end) = automatic_end_of(&pos, self.occurrences_at(ply)) {
+                return Some((ply, end));
+            }
+            if let Some(&m) = self.moves().get(ply) {
+                pos.play_unchecked(m);
+            }
+        }
+        None
+    }
+
+    /// The first ply at which a threefold repetition could be claimed by the player to move
+    /// (the position had just appeared a third time).
+    pub fn first_threefold(&self) -> Option<usize> {
+        (0..self.keys().len()).find(|&ply| self.occurrences_at(ply) >= 3)
+    }
+
+    /// The first ply at which a fifty-move claim was possible.
+    pub fn first_fifty_moves(&self) -> Option<usize> {
+        let mut pos = self.start().clone();
+        for ply in 0..=self.moves().len() {
+            if pos.halfmoves() >= FIFTY_MOVE_HALFMOVES && !pos.is_checkmate() {
+                return Some(ply);
+            }
+            if let Some(&m) = self.moves().get(ply) {
+                pos.play_unchecked(m);
+            }
+        }
+        None
+    }
+}
+
+/// The automatic end of `pos`, given how often it has occurred; checkmate comes first.
+pub fn automatic_end_of(pos: &Chess, occurrences: usize) -> Option<AutomaticEnd> {
+    if pos.is_checkmate() {
+        Some(AutomaticEnd::Checkmate)
+    } else if pos.is_stalemate() {
+        Some(AutomaticEnd::Stalemate)
+    } else if occurrences >= 5 {
+        Some(AutomaticEnd::FivefoldRepetition)
+    } else if pos.halfmoves() >= SEVENTY_FIVE_MOVE_HALFMOVES {
+        Some(AutomaticEnd::SeventyFiveMoves)
+    } else if is_dead_by_material(pos) {
+        Some(AutomaticEnd::DeadPosition)
+    } else {
+        None
+    }
+}

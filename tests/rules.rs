@@ -22,7 +22,8 @@ fn game(name: &str, plies: Option<usize>) -> Game {
     let mut game = Game::new(parse_fen(fen).expect("seed FEN parses"));
     let moves = case["moves"].as_array().expect("moves");
     for m in moves.iter().take(plies.unwrap_or(moves.len())) {
-        game.play_uci(m.as_str().expect("move text")).expect("seed move is legal");
+        game.play_uci(m.as_str().expect("move text"))
+            .expect("seed move is legal");
     }
     game
 }
@@ -34,7 +35,11 @@ fn fen_of(game: &Game) -> String {
 #[test]
 fn every_seed_game_has_the_listed_occurrences_and_final_flags() {
     let cases = seed_games();
-    assert!(cases.len() >= 15, "expected all seed games, found {}", cases.len());
+    assert!(
+        cases.len() >= 15,
+        "expected all seed games, found {}",
+        cases.len()
+    );
     for (name, case) in &cases {
         let game = game(name, None);
         let expected: Vec<usize> = case["occurrences"]
@@ -43,9 +48,17 @@ fn every_seed_game_has_the_listed_occurrences_and_final_flags() {
             .iter()
             .map(|v| v.as_u64().expect("count") as usize)
             .collect();
-        assert_eq!(game.occurrence_counts(), expected, "{name}: occurrences after each ply");
+        assert_eq!(
+            game.occurrence_counts(),
+            expected,
+            "{name}: occurrences after each ply"
+        );
         let last = &case["final"];
-        assert_eq!(fen_of(&game), last["fen"].as_str().expect("final fen"), "{name}: final FEN");
+        assert_eq!(
+            fen_of(&game),
+            last["fen"].as_str().expect("final fen"),
+            "{name}: final FEN"
+        );
         let claims = game.claims();
         assert_eq!(
             claims.can_claim_threefold(),
@@ -67,7 +80,11 @@ fn pirc_bf2_check_is_only_a_twofold_and_kd2_the_threefold() {
     let after_11_bf2 = game("pirc_austrian_perpetual", Some(22));
     assert_eq!(after_11_bf2.occurrences(), 1);
     let after_13_bf2 = game("pirc_austrian_perpetual", Some(26));
-    assert_eq!(after_13_bf2.occurrences(), 1, "13...Bf2+: same placement, but White can no longer castle");
+    assert_eq!(
+        after_13_bf2.occurrences(),
+        1,
+        "13...Bf2+: same placement, but White can no longer castle"
+    );
     let after_15_bf2 = game("pirc_austrian_perpetual", Some(30));
     assert_eq!(after_15_bf2.occurrences(), 2, "15...Bf2+ is only a twofold");
     assert!(!after_15_bf2.claims().threefold_now);
@@ -79,18 +96,37 @@ fn pirc_bf2_check_is_only_a_twofold_and_kd2_the_threefold() {
 #[test]
 fn karpov_miles_white_cannot_claim_but_black_can_by_announcing_ra4() {
     let after_26_nb5 = game("karpov_miles_1986", None);
-    assert_eq!(after_26_nb5.occurrences(), 2, "the first occurrence had Black able to castle queenside");
+    assert_eq!(
+        after_26_nb5.occurrences(),
+        2,
+        "the first occurrence had Black able to castle queenside"
+    );
     let claims = after_26_nb5.claims();
-    assert!(!claims.threefold_now, "White's claim after 26.Nb5 is invalid");
-    let announced: Vec<String> = claims.threefold_by_moves.iter().map(|&m| uci_text(m)).collect();
-    assert_eq!(announced, vec!["a8a4"], "Black claims by announcing 26...Ra4");
+    assert!(
+        !claims.threefold_now,
+        "White's claim after 26.Nb5 is invalid"
+    );
+    let announced: Vec<String> = claims
+        .threefold_by_moves
+        .iter()
+        .map(|&m| uci_text(m))
+        .collect();
+    assert_eq!(
+        announced,
+        vec!["a8a4"],
+        "Black claims by announcing 26...Ra4"
+    );
 }
 
 #[test]
 fn fischer_spassky_same_placement_other_side_to_move_differs() {
     let g = game("fischer_spassky_1972_g20", None);
     let black_to_move = g.key();
-    let mut setup = g.position().clone().swap_turn().expect("the other side may move");
+    let mut setup = g
+        .position()
+        .clone()
+        .swap_turn()
+        .expect("the other side may move");
     let white_to_move = threefold::game::position_key(&setup);
     assert_ne!(black_to_move, white_to_move);
     setup = setup.swap_turn().expect("and back");
@@ -101,7 +137,10 @@ fn fischer_spassky_same_placement_other_side_to_move_differs() {
 #[test]
 fn pest_paris_fivefold_first_at_ply_52() {
     let g = game("pest_paris_1842", None);
-    assert_eq!(g.first_automatic_end(), Some((52, AutomaticEnd::FivefoldRepetition)));
+    assert_eq!(
+        g.first_automatic_end(),
+        Some((52, AutomaticEnd::FivefoldRepetition))
+    );
     assert_eq!(uci_text(g.moves()[51]), "d6c7", "26...Bc7 is the 52nd ply");
     assert_eq!(g.automatic_end(), None, "the final position itself is new");
 }
@@ -117,7 +156,10 @@ fn en_passant_counts_only_when_the_capture_is_legal() {
     assert!(pinned.claims().threefold_now);
     assert_eq!(free.occurrences_at(9), 2);
     assert!(!free.claims().threefold_now);
-    assert!(free.claims().can_claim_threefold(), "but by announcing the next shuffle move");
+    assert!(
+        free.claims().can_claim_threefold(),
+        "but by announcing the next shuffle move"
+    );
 }
 
 #[test]
@@ -143,7 +185,10 @@ fn seventy_five_moves_unless_mate() {
     assert_eq!(g.automatic_end(), Some(AutomaticEnd::SeventyFiveMoves));
     let mated = Game::new(parse_fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 150 100").expect("fen"));
     assert_eq!(mated.automatic_end(), Some(AutomaticEnd::Checkmate));
-    assert!(!mated.claims().fifty_now, "a mate on the hundredth halfmove is no fifty-move draw");
+    assert!(
+        !mated.claims().fifty_now,
+        "a mate on the hundredth halfmove is no fifty-move draw"
+    );
 }
 
 #[test]
@@ -153,7 +198,12 @@ fn fifty_move_claims_now_and_by_announcement() {
     assert!(!claims.fifty_now);
     assert!(claims.can_claim_fifty_moves());
     assert!(claims.fifty_by_moves.iter().all(|m| !m.is_zeroing()));
-    assert!(g.position().legal_moves().iter().any(|m| m.is_zeroing() && !claims.fifty_by_moves.contains(m)));
+    assert!(
+        g.position()
+            .legal_moves()
+            .iter()
+            .any(|m| m.is_zeroing() && !claims.fifty_by_moves.contains(m))
+    );
     let g = Game::new(parse_fen("8/8/8/4k3/8/8/7P/3QK3 b - - 100 100").expect("fen"));
     assert!(g.claims().fifty_now);
 }

@@ -96,3 +96,65 @@ fn repetition_of_a_position_before_the_root_is_not_yet_a_draw() {
     let result = Searcher::new(8).search(&game, &limits, &Signals::default(), &mut |_| {});
     assert!(result.score > 500, "score {}", result.score);
 }
+
+#[test]
+fn a_draw_by_history_does_not_poison_the_hash_table() {
+    // Black, a queen down, can claim a threefold with ...Kh8 thanks to the king shuffle before
+    // the root. The same position without that history is simply lost. One searcher (one hash
+    // table) for both: the path-dependent draw must not leak into the second search.
+    let start = parse_fen("7k/8/8/8/8/8/3Q4/K7 w - - 0 1").expect("fen");
+    let mut with_history = Game::new(start);
+    for m in ["a1b1", "h8g8", "b1a1", "g8h8", "a1b1", "h8g8", "b1a1"] {
+        with_history.play_uci(m).expect("legal");
+    }
+    let fresh = Game::new(with_history.position().clone());
+    let limits = Limits {
+        depth: Some(9),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(8);
+    let drawn = searcher.search(&with_history, &limits, &Signals::default(), &mut |_| {});
+    assert_eq!(drawn.score, 0, "the threefold claim is Black's best");
+    assert_eq!(drawn.best.map(uci_text).as_deref(), Some("g8h8"));
+    // The root's draw rests on positions before it: its entry may guide move ordering but
+    // must not be deep enough to cut off a later search of the same position.
+    if let Some(entry) = searcher.tt.probe(with_history.key()) {
+        assert_eq!(
+            entry.depth, 0,
+            "path-dependent draw stored as a usable score: {entry:?}"
+        );
+    }
+    let lost = searcher.search(&fresh, &limits, &Signals::default(), &mut |_| {});
+    assert!(
+        lost.score < -500,
+        "without the history Black is lost, got {}",
+        lost.score
+    );
+}
+
+#[test]
+fn contempt_turns_a_taken_repetition_into_an_avoided_one() {
+    // Black to move can repeat the position a third time with ...Kg8 in a level endgame.
+    let start = parse_fen("6k1/ppp2ppp/7n/8/8/5N2/PPP2PPP/6K1 w - - 0 1").expect("fen");
+    let mut game = Game::new(start);
+    for m in ["g1h1", "g8h8", "h1g1", "h8g8", "g1h1", "g8h8", "h1g1"] {
+        game.play_uci(m).expect("legal");
+    }
+    let limits = Limits {
+        depth: Some(9),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(8);
+    let taken = searcher.search(&game, &limits, &Signals::default(), &mut |_| {});
+    assert_eq!(taken.best.map(uci_text).as_deref(), Some("h8g8"));
+    assert_eq!(taken.score, 0);
+    searcher.clear();
+    searcher.settings.contempt = 50;
+    let avoided = searcher.search(&game, &limits, &Signals::default(), &mut |_| {});
+    assert_ne!(avoided.best.map(uci_text).as_deref(), Some("h8g8"));
+    assert!(
+        avoided.score > -50,
+        "playing on must beat the draw's -50, got {}",
+        avoided.score
+    );
+}

@@ -156,6 +156,32 @@ impl Game {
         self.keys.iter().filter(|&&k| k == now).count()
     }
 
+    /// If `target` is the current position or can be reached from it by one or two legal moves,
+    /// the game continued by those moves (its halfmove clock must agree too). GUIs that send a bare
+    /// `position fen` each turn keep their repetition history this way.
+    pub fn continued_to(&self, target: &Chess) -> Option<Game> {
+        let wanted = position_key(target);
+        let matches = |g: &Game| g.key() == wanted && g.halfmove_clock() == target.halfmoves();
+        if matches(self) {
+            return Some(self.clone());
+        }
+        for first in self.current.legal_moves() {
+            let mut one = self.clone();
+            one.play(first);
+            if matches(&one) {
+                return Some(one);
+            }
+            for second in one.current.legal_moves() {
+                let mut two = one.clone();
+                two.play(second);
+                if matches(&two) {
+                    return Some(two);
+                }
+            }
+        }
+        None
+    }
+
     /// The keys a search needs: those since the last capture or pawn move, the current one last.
     /// Earlier positions can never recur.
     pub fn reversible_keys(&self) -> &[u64] {

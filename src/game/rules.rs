@@ -76,7 +76,9 @@ impl Game {
 
     /// The occurrence count after every ply; index 0 is the start position.
     pub fn occurrence_counts(&self) -> Vec<usize> {
-        (0..self.keys().len()).map(|ply| self.occurrences_at(ply)).collect()
+        (0..self.keys().len())
+            .map(|ply| self.occurrences_at(ply))
+            .collect()
     }
 
     /// How often a position with `key` has occurred in the game so far.

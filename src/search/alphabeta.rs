@@ -35,6 +35,11 @@ pub struct Worker<'a> {
     pub nodes: u64,
     pub seldepth: u32,
     pub stopped: bool,
+    /// Centipawns a draw costs the side to move at the root (and gains the other side).
+    pub contempt: i32,
+    /// Lowest key-stack index that a draw by rule in the current subtree depended on; a node
+    /// above that index has a path-dependent score and is not stored in the hash table.
+    pub dependency: usize,
     /// Set once a ponder search has received `ponderhit`.
     pub ponder_clock_started: bool,
     /// Triangular principal variation table: `pv[ply]` is the best line from that ply.
@@ -87,23 +92,39 @@ impl Worker<'_> {
         single_reply || self.time.soft_expired(60)
     }
 
+    /// The value of a draw for the side to move at `ply` (contempt: the root side pays it).
+    pub fn draw_score(&self, ply: usize) -> i32 {
+        if ply % 2 == 0 {
+            DRAW - self.contempt
+        } else {
+            DRAW + self.contempt
+        }
+    }
+
+    /// Records that the score being computed rests on the path down to key-stack `index`.
+    fn depends_on(&mut self, index: usize) {
+        self.dependency = self.dependency.min(index);
+    }
+
     /// A draw or loss by rule at a non-root node: repetition, fifty moves (mate first), or
     /// dead material.
-    fn rule_score(&self, pos: &Chess, ply: usize) -> Option<i32> {
+    fn rule_score(&mut self, pos: &Chess, ply: usize) -> Option<i32> {
         let halfmoves = pos.halfmoves();
-        if self.keys.is_draw(halfmoves) {
-            return Some(DRAW);
+        if let Some(earlier) = self.keys.repetition(halfmoves) {
+            self.depends_on(earlier);
+            return Some(self.draw_score(ply));
         }
         if halfmoves >= 100 {
             // A mate on the hundredth halfmove still counts.
-            return Some(if pos.is_checkmate() {
-                mated_in(ply)
-            } else {
-                DRAW
-            });
+            if pos.is_checkmate() {
+                return Some(mated_in(ply));
+            }
+            // The clock, and so this draw, depends on the moves since the last zeroing one.
+            self.depends_on(self.keys.top().saturating_sub(halfmoves as usize));
+            return Some(self.draw_score(ply));
         }
         if is_dead_by_material(pos) {
-            return Some(DRAW);
+            return Some(self.draw_score(ply));
         }
         None
     }
@@ -120,6 +141,31 @@ impl Worker<'_> {
 
     /// The main search. `key` is the key of `pos`, already on the key stack.
     pub fn negamax(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let outer = std::mem::replace(&mut self.dependency, usize::MAX);
+        let score = self.search_node(pos, key, depth, alpha, beta, ply);
+        self.dependency = self.dependency.min(outer);
+        score
+    }
+
+    /// True for the draw score of either side.
+    fn is_draw_value(&self, score: i32) -> bool {
+        score == DRAW - self.contempt || score == DRAW + self.contempt
+    }
+
+    /// True when the score of the node on top of the key stack rests on positions before it.
+    fn path_dependent(&self) -> bool {
+        self.dependency < self.keys.top()
+    }
+
+    fn search_node(
         &mut self,
         pos: &Chess,
         key: u64,
@@ -147,6 +193,22 @@ impl Worker<'_> {
             if alpha >= beta {
                 return alpha;
             }
+            // If the side to move can repeat a position, it can hold at least a draw.
+            let draw = self.draw_score(ply);
+            if alpha < draw {
+                let board = pos.board();
+                let own = board.by_color(pos.turn());
+                if let Some(target) =
+                    self.keys
+                        .upcoming_repetition(pos.halfmoves(), board.occupied(), own)
+                {
+                    self.depends_on(target);
+                    alpha = draw;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            }
         }
         if depth <= 0 {
             return self.quiescence(pos, alpha, beta, ply);
@@ -158,11 +220,12 @@ impl Worker<'_> {
         let hash_move = entry.map_or(0, |e| e.packed_move);
         if let Some(e) = entry.filter(|e| !pv_node && !is_root && e.depth >= depth) {
             let score = from_table(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
+            let usable = mate_fits_fifty_moves(score, ply, pos.halfmoves())
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
             if usable {
                 return score;
             }
@@ -188,7 +251,11 @@ impl Worker<'_> {
             pos.legal_moves()
         };
         if moves.is_empty() {
-            return if in_check { mated_in(ply) } else { DRAW };
+            return if in_check {
+                mated_in(ply)
+            } else {
+                self.draw_score(ply)
+            };
         }
         let mut scores = self
             .heuristics
@@ -260,9 +327,16 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        let stored = to_table(best_score, ply);
-        self.tt
-            .store(key, best_move, stored, static_eval, depth, bound);
+        if self.path_dependent() && self.is_draw_value(best_score) {
+            // A draw score resting on a repetition or the fifty-move clock belongs to this path
+            // only: keep the move for ordering, with a depth that never allows a cutoff.
+            self.tt
+                .store(key, best_move, 0, static_eval, 0, Bound::Upper);
+        } else {
+            let stored = to_table(best_score, ply);
+            self.tt
+                .store(key, best_move, stored, static_eval, depth, bound);
+        }
         best_score
     }
 
@@ -308,7 +382,7 @@ impl Worker<'_> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32);
         if is_dead_by_material(pos) {
-            return DRAW;
+            return self.draw_score(ply);
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
@@ -367,4 +441,15 @@ fn has_pieces(pos: &Chess) -> bool {
     let board = pos.board();
     let pieces = board.by_color(pos.turn()) & !board.pawns() & !board.kings();
     pieces.any()
+}
+
+/// False for a stored mate that cannot be delivered before the fifty-move rule draws: mate in
+/// `n` plies from a node whose clock is `halfmoves` needs `halfmoves + n <= 100`, unless a
+/// capture or pawn move on the way resets the clock, which the table entry cannot tell.
+fn mate_fits_fifty_moves(score: i32, ply: usize, halfmoves: u32) -> bool {
+    if !is_mate(score) {
+        return true;
+    }
+    let plies_to_mate = MATE - score.abs() - ply as i32;
+    halfmoves as i32 + plies_to_mate <= 100
 }

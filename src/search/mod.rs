@@ -8,7 +8,9 @@
 //! - `limits.rs`, `time.rs`: what `go` asks for and how long to think.
 
 mod alphabeta;
+mod cuckoo;
 pub mod limits;
+pub mod line;
 pub mod ordering;
 pub mod repetition;
 pub mod score;
@@ -68,18 +70,23 @@ pub struct SearchResult {
     pub score: i32,
     pub depth: u32,
     pub nodes: u64,
+    /// The principal variation of the last finished iteration.
+    pub pv: Vec<Move>,
 }
 
 /// Settings that persist between searches.
 #[derive(Debug, Clone, Copy)]
 pub struct Settings {
     pub move_overhead_ms: u64,
+    /// What a draw costs the side to move at the root, in centipawns (the other side gains it).
+    pub contempt: i32,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             move_overhead_ms: 10,
+            contempt: 0,
         }
     }
 }
@@ -93,6 +100,7 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(hash_mib: usize) -> Searcher {
+        cuckoo::init();
         Searcher {
             tt: TranspositionTable::new(hash_mib),
             heuristics: Heuristics::default(),
@@ -134,6 +142,8 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            contempt: self.settings.contempt,
+            dependency: usize::MAX,
             ponder_clock_started: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
         };
@@ -141,7 +151,7 @@ impl Searcher {
             best: Some(fallback),
             ..SearchResult::default()
         };
-        iterative_deepening(&mut worker, &root, game.key(), &mut result, report);
+        iterative_deepening(&mut worker, game, &mut result, report);
         result.nodes = worker.nodes;
         if result.ponder.is_none() {
             result.ponder = result
@@ -172,24 +182,35 @@ pub const MAX_DEPTH: u32 = 120;
 
 fn iterative_deepening(
     worker: &mut alphabeta::Worker,
-    root: &Chess,
-    root_key: u64,
+    game: &Game,
     result: &mut SearchResult,
     report: &mut dyn FnMut(&Iteration),
 ) {
     let max_depth = max_depth(worker.limits);
     for depth in 1..=max_depth {
         worker.seldepth = 0;
-        let score = worker.negamax(root, root_key, depth as i32, -INFINITE, INFINITE, 0);
+        let score = worker.negamax(
+            game.position(),
+            game.key(),
+            depth as i32,
+            -INFINITE,
+            INFINITE,
+            0,
+        );
         if worker.stopped && depth > 1 {
             break;
         }
-        let pv = worker.pv[0].clone();
+        let mut pv = worker.pv[0].clone();
+        if score == worker.draw_score(0) {
+            // The search stops a line where the side to move can repeat; show that move too.
+            line::complete_repetition(game, &mut pv);
+        }
         if let Some(&best) = pv.first() {
             result.best = Some(best);
             result.ponder = pv.get(1).copied();
             result.score = score;
             result.depth = depth;
+            result.pv = pv.clone();
         }
         if worker.stopped {
             break;

@@ -5,6 +5,10 @@
 //! draw at once (whoever repeated once can repeat again); one that repeats a position from
 //! *before* the root is a draw only when it makes a threefold with the game history.
 
+use shakmaty::{Bitboard, attacks};
+
+use super::cuckoo::reversible_move;
+
 /// The key stack of the current line.
 #[derive(Debug, Clone, Default)]
 pub struct KeyStack {
@@ -45,28 +49,84 @@ impl KeyStack {
         self.floor = old_floor;
     }
 
+    /// Index of the position on top of the stack.
+    pub fn top(&self) -> usize {
+        self.keys.len().saturating_sub(1)
+    }
+
+    /// Index of the root position.
+    pub fn root(&self) -> usize {
+        self.root
+    }
+
+    /// Lowest index a repetition of the top position can reach back to.
+    fn lowest(&self, halfmoves: u32) -> usize {
+        self.top()
+            .saturating_sub(halfmoves as usize)
+            .max(self.floor)
+    }
+
     /// Whether the position on top is drawn by repetition; `halfmoves` is its halfmove clock.
     pub fn is_draw(&self, halfmoves: u32) -> bool {
-        let Some(top) = self.keys.len().checked_sub(1) else {
-            return false;
-        };
-        let key = self.keys[top];
-        let lowest = top.saturating_sub(halfmoves as usize).max(self.floor);
+        self.repetition(halfmoves).is_some()
+    }
+
+    /// If the position on top is drawn by repetition, the index of the earlier occurrence the
+    /// verdict rests on (a score depending on it depends on the path to it).
+    pub fn repetition(&self, halfmoves: u32) -> Option<usize> {
+        let top = self.top();
+        let key = *self.keys.get(top)?;
+        let lowest = self.lowest(halfmoves);
         let mut earlier = 0;
         let mut i = top;
         while i >= lowest + 2 {
             i -= 2;
             if self.keys[i] == key {
-                if i >= self.root {
-                    return true;
-                }
+                // A repetition after the root is a draw at once; one of a pre-root position
+                // only when it is a threefold.
                 earlier += 1;
-                if earlier >= 2 {
-                    return true;
+                if i >= self.root || earlier >= 2 {
+                    return Some(i);
                 }
             }
         }
-        false
+        None
+    }
+
+    /// Whether the side to move can reach an earlier position with one reversible move, and
+    /// that would be a draw (inside the tree, or a threefold with the game). Returns the index
+    /// of that position. `occupied` and `own` are the occupied squares and the mover's pieces.
+    pub fn upcoming_repetition(
+        &self,
+        halfmoves: u32,
+        occupied: Bitboard,
+        own: Bitboard,
+    ) -> Option<usize> {
+        let top = self.top();
+        let lowest = self.lowest(halfmoves);
+        let key = *self.keys.get(top)?;
+        let mut i = 3;
+        while top >= lowest + i {
+            let target = top - i;
+            i += 2;
+            let Some((a, b)) = reversible_move(key ^ self.keys[target]) else {
+                continue;
+            };
+            let mover = if occupied.contains(a) { a } else { b };
+            if (attacks::between(a, b) & occupied).any() || !own.contains(mover) {
+                continue;
+            }
+            if target >= self.root || self.occurs_before(target, lowest) {
+                return Some(target);
+            }
+        }
+        None
+    }
+
+    /// Whether the position at `index` also occurred earlier, no further back than `lowest`.
+    fn occurs_before(&self, index: usize, lowest: usize) -> bool {
+        let key = self.keys[index];
+        (lowest..index).any(|j| (index - j) % 2 == 0 && self.keys[j] == key)
     }
 }
 

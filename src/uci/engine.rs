@@ -15,8 +15,10 @@ use super::output::{error, info_string, send};
 use super::reader::Input;
 use super::report::{bestmove_line, info_line};
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
+use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen, parse_uci_move, uci_text};
-use crate::search::{Clock, Limits, MAX_DEPTH, Searcher, Signals};
+use crate::search::line::{RepetitionLine, ends_in_repetition};
+use crate::search::{Clock, Limits, MAX_DEPTH, SearchResult, Searcher, Signals};
 
 /// Stack for the search thread: deep lines copy positions on every ply.
 const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -193,6 +195,8 @@ impl Engine {
             Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
             Change::ClearHash => self.idle_searcher().clear(),
             Change::Ponder(on) => self.options.ponder = on,
+            Change::Contempt(cp) => self.options.contempt = cp,
+            Change::AnalyseMode(on) => self.options.analyse_mode = on,
         }
     }
 
@@ -202,6 +206,7 @@ impl Engine {
         for w in warnings {
             error(w);
         }
+        let bare_fen = matches!(start, StartPosition::Fen(_)) && moves.is_empty();
         let start_pos = match start {
             StartPosition::Standard => shakmaty::Chess::default(),
             StartPosition::Fen(text) if text.is_empty() => {
@@ -214,6 +219,12 @@ impl Engine {
                 Err(e) => return error(&format!("{e} in '{text}'; keeping the previous position")),
             },
         };
+        if bare_fen && let Some(continued) = self.game.continued_to(&start_pos) {
+            let plies = continued.moves().len() - self.game.moves().len();
+            log::info!("bare FEN is {plies} ply after the previous position; history kept");
+            self.game = continued;
+            return;
+        }
         let mut game = Game::new(start_pos);
         for (i, text) in moves.iter().enumerate() {
             if let Err(e) = game.play_uci(text) {
@@ -241,6 +252,8 @@ impl Engine {
             }
         };
         searcher.settings.move_overhead_ms = self.options.move_overhead_ms;
+        searcher.settings.contempt = self.options.effective_contempt();
+        report_draw_rules(&self.game);
         let signals = Arc::new(Signals::default());
         let game = self.game.clone();
         let thread_signals = Arc::clone(&signals);
@@ -388,6 +401,57 @@ impl Engine {
     }
 }
 
+/// Tells the user, before a search, what the draw rules say about the root position.
+fn report_draw_rules(game: &Game) {
+    if let Some(end) = game.automatic_end()
+        && matches!(
+            end,
+            AutomaticEnd::FivefoldRepetition | AutomaticEnd::SeventyFiveMoves
+        )
+    {
+        info_string(&format!(
+            "the game is already drawn by {end} (searching anyway)"
+        ));
+    }
+    let claims = game.claims();
+    if claims.threefold_now {
+        info_string(&format!(
+            "a draw by threefold repetition can be claimed now (position seen {} times)",
+            game.occurrences()
+        ));
+    }
+    if claims.fifty_now {
+        info_string(&format!(
+            "a draw by the fifty-move rule can be claimed now (halfmove clock {})",
+            game.halfmove_clock()
+        ));
+    }
+}
+
+/// Tells the user when the best line is a forced draw by repetition.
+fn report_best_line(game: &Game, result: &SearchResult, contempt: i32) {
+    if result.score != -contempt || result.pv.is_empty() {
+        return;
+    }
+    let line: Vec<String> = result.pv.iter().map(|&m| uci_text(m)).collect();
+    match ends_in_repetition(game, &result.pv) {
+        Some(RepetitionLine::PerpetualCheck(color)) => info_string(&format!(
+            "the best line is a draw by perpetual check ({} gives check on every move): {}",
+            if color == Color::White {
+                "White"
+            } else {
+                "Black"
+            },
+            line.join(" ")
+        )),
+        Some(RepetitionLine::Repetition) => info_string(&format!(
+            "the best line is a draw by repetition: {}",
+            line.join(" ")
+        )),
+        None => {}
+    }
+}
+
 /// Runs on the search thread: searches, waits if `go infinite`/`ponder` asks it to, answers.
 fn search_and_answer(searcher: &mut Searcher, game: &Game, limits: &Limits, signals: &Signals) {
     let result = searcher.search(game, limits, signals, &mut |it| send(&info_line(it)));
@@ -399,6 +463,7 @@ fn search_and_answer(searcher: &mut Searcher, game: &Game, limits: &Limits, sign
         };
         send(&format!("info depth 0 score {score}"));
     }
+    report_best_line(game, &result, searcher.settings.contempt);
     // UCI: after `go infinite` or during `ponder`, bestmove waits for `stop` (or `ponderhit`).
     while !signals.stop.load(Ordering::SeqCst)
         && (limits.infinite || (limits.ponder && !signals.ponderhit.load(Ordering::SeqCst)))

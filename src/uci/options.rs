@@ -9,6 +9,17 @@ pub struct Options {
     pub threads: usize,
     pub move_overhead_ms: u64,
     pub ponder: bool,
+    /// Centipawns a draw costs the engine's side (negative: the engine likes draws).
+    pub contempt: i32,
+    /// While a GUI analyses (rather than plays), contempt is off.
+    pub analyse_mode: bool,
+}
+
+impl Options {
+    /// The contempt in force: none while analysing.
+    pub fn effective_contempt(&self) -> i32 {
+        if self.analyse_mode { 0 } else { self.contempt }
+    }
 }
 
 impl Default for Options {
@@ -18,6 +29,8 @@ impl Default for Options {
             threads: 1,
             move_overhead_ms: 10,
             ponder: false,
+            contempt: 0,
+            analyse_mode: false,
         }
     }
 }
@@ -25,6 +38,7 @@ impl Default for Options {
 pub const HASH_MAX_MIB: i64 = 65_536;
 pub const THREADS_MAX: i64 = 1024;
 pub const MOVE_OVERHEAD_MAX: i64 = 5000;
+pub const CONTEMPT_LIMIT: i64 = 1000;
 
 /// A valid `setoption`, ready to apply.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +48,8 @@ pub enum Change {
     MoveOverhead(u64),
     ClearHash,
     Ponder(bool),
+    Contempt(i32),
+    AnalyseMode(bool),
 }
 
 /// The `option ...` lines of the `uci` answer.
@@ -64,6 +80,16 @@ pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
             name: "Ponder".into(),
             default: Some(defaults.ponder),
         },
+        UciOptionConfig::Spin {
+            name: "Contempt".into(),
+            default: Some(defaults.contempt as i64),
+            min: Some(-CONTEMPT_LIMIT),
+            max: Some(CONTEMPT_LIMIT),
+        },
+        UciOptionConfig::Check {
+            name: "UCI_AnalyseMode".into(),
+            default: Some(defaults.analyse_mode),
+        },
     ]
 }
 
@@ -89,6 +115,17 @@ pub fn parse_change(name: &str, value: Option<&str>, current: &Options) -> Resul
         Ok(Change::ClearHash)
     } else if is("Ponder") {
         check(name, value, current.ponder).map(Change::Ponder)
+    } else if is("Contempt") {
+        spin(
+            name,
+            value,
+            -CONTEMPT_LIMIT,
+            CONTEMPT_LIMIT,
+            current.contempt as i64,
+        )
+        .map(|v| Change::Contempt(v as i32))
+    } else if is("UCI_AnalyseMode") {
+        check(name, value, current.analyse_mode).map(Change::AnalyseMode)
     } else {
         Err(format!(
             "unknown option '{name}' (the 'uci' command lists the options)"

@@ -94,7 +94,7 @@ impl Worker<'_> {
 
     /// The value of a draw for the side to move at `ply` (contempt: the root side pays it).
     pub fn draw_score(&self, ply: usize) -> i32 {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             DRAW - self.contempt
         } else {
             DRAW + self.contempt

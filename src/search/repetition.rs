@@ -126,7 +126,7 @@ impl KeyStack {
     /// Whether the position at `index` also occurred earlier, no further back than `lowest`.
     fn occurs_before(&self, index: usize, lowest: usize) -> bool {
         let key = self.keys[index];
-        (lowest..index).any(|j| (index - j) % 2 == 0 && self.keys[j] == key)
+        (lowest..index).any(|j| (index - j).is_multiple_of(2) && self.keys[j] == key)
     }
 }
 

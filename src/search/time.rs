@@ -24,8 +24,8 @@ impl TimeManager {
     pub fn new(limits: &Limits, overhead_ms: u64) -> TimeManager {
         let start = Instant::now();
         let (soft, hard) = if let Some(ms) = limits.movetime_ms {
-            let ms = ms.saturating_sub(overhead_ms).max(1);
-            (Some(ms), Some(ms))
+            // A fixed move time is used in full: no soft limit ends the search early.
+            (None, Some(ms.saturating_sub(overhead_ms).max(1)))
         } else if let Some(clock) = limits.clock {
             let left = clock.time_ms.saturating_sub(overhead_ms).max(1);
             let moves = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| {
@@ -57,7 +57,7 @@ impl TimeManager {
         self.start = Instant::now();
     }
 
-    /// Whether to start another iteration; `fraction` scales the soft limit (in percent).
+    /// Whether to stop starting iterations: `percent` of the soft limit has passed.
     pub fn soft_expired(&self, percent: u64) -> bool {
         self.soft
             .is_some_and(|soft| self.elapsed() * 100 >= soft * percent as u32)

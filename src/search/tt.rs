@@ -50,6 +50,14 @@ pub fn pack_move(m: Move) -> u16 {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResizeError(pub String);
 
+/// Memory the system can still give, from /proc/meminfo (None where that cannot be read).
+fn available_mib() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 /// The table itself.
 pub struct TranspositionTable {
     slots: Vec<Slot>,
@@ -75,6 +83,13 @@ impl TranspositionTable {
     /// Changes the size; on failure the old table is kept.
     pub fn resize(&mut self, mib: usize) -> Result<(), ResizeError> {
         let count = (mib.max(1) * 1024 * 1024 / SLOT_BYTES).max(1);
+        if let Some(available) = available_mib()
+            && mib > available
+        {
+            return Err(ResizeError(format!(
+                "a {mib} MiB hash table does not fit in the {available} MiB of memory available; keeping the old size"
+            )));
+        }
         let mut slots = Vec::new();
         slots.try_reserve_exact(count).map_err(|_| {
             ResizeError(format!(

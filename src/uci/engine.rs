@@ -262,7 +262,17 @@ impl Engine {
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                search_and_answer(&mut searcher, &game, &limits, &thread_signals);
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    search_and_answer(&mut searcher, &game, &limits, &thread_signals);
+                }));
+                if outcome.is_err() {
+                    // Never leave the GUI waiting: answer with some legal move, and start afresh.
+                    error("internal error in the search; answering with a legal move");
+                    let fallback = game.position().legal_moves().first().copied();
+                    send(&bestmove_line(fallback, None));
+                    let hash_mib = searcher.tt.size_mib().max(1);
+                    searcher = Searcher::new(hash_mib);
+                }
                 searcher
             });
         match spawned {

@@ -1,0 +1,197 @@
+//! The draw rules as a GUI sees them: reports before and after a search, contempt and
+//! analysis mode, history kept across bare FENs.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Uci, is_legal, position_after};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+fn started() -> Uci {
+    let mut e = Uci::start();
+    e.send("uci");
+    e.read_until(5 * SECOND, |l| l == "uciok");
+    e
+}
+
+/// The `info string` lines of one search, and its move.
+fn search(e: &mut Uci, position: &str, go: &str) -> (Vec<String>, String) {
+    e.send(position);
+    e.send(go);
+    let (lines, mv) = e.bestmove(30 * SECOND);
+    let strings = lines
+        .into_iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    (strings, mv)
+}
+
+fn shuffle(plies: usize) -> Vec<&'static str> {
+    ["g1f3", "g8f6", "f3g1", "f6g8"]
+        .iter()
+        .cycle()
+        .take(plies)
+        .copied()
+        .collect()
+}
+
+#[test]
+fn options_are_announced_and_checked() {
+    let mut e = Uci::start();
+    e.send("uci");
+    let lines = e.read_until(5 * SECOND, |l| l == "uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name Contempt type spin default 0 min -1000 max 1000"),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_AnalyseMode type check default false"),
+        "{lines:?}"
+    );
+    e.send("setoption name Contempt value 2000");
+    e.send("isready");
+    let lines = e.read_until(5 * SECOND, |l| l == "readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: option 'Contempt'")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn threefold_claim_is_reported() {
+    let mut e = started();
+    let moves = shuffle(8);
+    let (strings, mv) = search(
+        &mut e,
+        &format!("position startpos moves {}", moves.join(" ")),
+        "go depth 4",
+    );
+    assert!(
+        strings
+            .iter()
+            .any(|l| l.contains("threefold repetition can be claimed now")),
+        "{strings:?}"
+    );
+    assert!(is_legal(&position_after(None, &moves), &mv));
+}
+
+#[test]
+fn fivefold_is_reported_and_still_answered() {
+    let mut e = started();
+    let moves = shuffle(16);
+    let (strings, mv) = search(
+        &mut e,
+        &format!("position startpos moves {}", moves.join(" ")),
+        "go depth 4",
+    );
+    assert!(
+        strings
+            .iter()
+            .any(|l| l.contains("already drawn by fivefold repetition")),
+        "{strings:?}"
+    );
+    assert!(is_legal(&position_after(None, &moves), &mv));
+}
+
+#[test]
+fn fifty_and_seventy_five_moves_are_reported() {
+    let mut e = started();
+    let (strings, _) = search(
+        &mut e,
+        "position fen 8/8/8/4k3/8/8/7P/3QK3 w - - 100 120",
+        "go depth 4",
+    );
+    assert!(
+        strings
+            .iter()
+            .any(|l| l.contains("fifty-move rule can be claimed now")),
+        "{strings:?}"
+    );
+    let (strings, mv) = search(
+        &mut e,
+        "position fen 8/8/8/4k3/8/8/7P/3QK3 w - - 150 120",
+        "go depth 4",
+    );
+    assert!(
+        strings
+            .iter()
+            .any(|l| l.contains("already drawn by seventy-five-move rule")),
+        "{strings:?}"
+    );
+    assert!(is_legal(
+        &position_after(Some("8/8/8/4k3/8/8/7P/3QK3 w - - 150 120"), &[]),
+        &mv
+    ));
+}
+
+#[test]
+fn perpetual_check_is_reported_with_its_line() {
+    let mut e = started();
+    let pirc = "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6 f2f4 f8g7 g1f3 c7c5 f1b5 c8d7 e4e5 f6g4 e5e6 f7e6 f3g5 d7b5 g5e6 g7d4 e6d8";
+    let (strings, mv) = search(
+        &mut e,
+        &format!("position startpos moves {pirc}"),
+        "go depth 8",
+    );
+    assert_eq!(mv, "d4f2");
+    let report = strings
+        .iter()
+        .find(|l| l.contains("perpetual check"))
+        .unwrap_or_else(|| panic!("{strings:?}"));
+    assert!(
+        report.contains("Black gives check on every move"),
+        "{report}"
+    );
+    assert!(report.contains("d4f2 e1d2"), "{report}");
+}
+
+#[test]
+fn contempt_avoids_a_repetition_except_in_analysis() {
+    let position = "position fen 6k1/ppp2ppp/7n/8/8/5N2/PPP2PPP/6K1 w - - 0 1 moves g1h1 g8h8 h1g1 h8g8 g1h1 g8h8 h1g1";
+    let mut e = started();
+    let (_, at_zero) = search(&mut e, position, "go depth 9");
+    assert_eq!(
+        at_zero, "h8g8",
+        "at contempt 0 the repetition is Black's best"
+    );
+    e.send("setoption name Contempt value 50");
+    e.send("ucinewgame");
+    let (_, with_contempt) = search(&mut e, position, "go depth 9");
+    assert_ne!(with_contempt, "h8g8", "contempt 50 plays on");
+    e.send("setoption name UCI_AnalyseMode value true");
+    e.send("ucinewgame");
+    let (_, analysing) = search(&mut e, position, "go depth 9");
+    assert_eq!(analysing, "h8g8", "analysis mode ignores contempt");
+}
+
+#[test]
+fn bare_fens_keep_the_history_when_one_or_two_moves_apart() {
+    let mut e = started();
+    e.send("ucinewgame");
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
+        "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2",
+        // Two plies at once: Ng1 and Ng8.
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3",
+    ] {
+        e.send(&format!("position fen {fen}"));
+    }
+    e.send("d");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("Moves played"));
+    assert!(lines.iter().any(|l| l == "Occurrences: 2"), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("Moves played: 4"));
+    // Three plies away: a new history.
+    e.send("position fen rnbqkbnr/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    e.send("d");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("Moves played"));
+    assert!(lines.iter().any(|l| l == "Occurrences: 1"), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("Moves played: 0"));
+}

@@ -4,8 +4,10 @@
 //! - [`eval`]: the static evaluation;
 //! - [`search`]: iterative deepening alpha-beta, transposition table, time management;
 //! - [`uci`]: the protocol front end;
+//! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
 //! - [`perft`] and [`bench`]: move generator checks and the fixed-node benchmark.
 
+pub mod arbiter;
 pub mod bench;
 pub mod eval;
 pub mod game;

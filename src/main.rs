@@ -1,9 +1,9 @@
 //! Threefold's command line: no argument runs the UCI engine; `bench [depth]` and
-//! `perft <depth> [fen]` are there for testers and engine authors.
+//! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games.
 
 use std::process::ExitCode;
 
-use threefold::{bench, game, perft, uci};
+use threefold::{arbiter, bench, game, perft, uci};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -17,12 +17,16 @@ fn main() -> ExitCode {
         }
         Some("bench") => run_bench(args.get(1)),
         Some("perft") => run_perft(&args[1..]),
+        Some("arbiter") => run_arbiter(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("usage: threefold            run the UCI engine on stdin/stdout");
             println!(
                 "       threefold bench [depth]   fixed-depth benchmark; last line '<nodes> nodes <nps> nps'"
             );
             println!("       threefold perft <depth> [fen]   count legal move paths");
+            println!(
+                "       threefold arbiter [--json] [FILE.pgn ...]   judge games by the draw rules (stdin without files)"
+            );
             ExitCode::SUCCESS
         }
         Some(other) => {
@@ -67,4 +71,58 @@ fn run_perft(args: &[String]) -> ExitCode {
     };
     println!("{}", perft::perft(&pos, depth));
     ExitCode::SUCCESS
+}
+
+/// `threefold arbiter [--json] [FILE ...]`: exit code 1 when a game or file had an error.
+fn run_arbiter(args: &[String]) -> ExitCode {
+    use std::io::Write;
+    let json = args.iter().any(|a| a == "--json");
+    let files: Vec<&String> = args.iter().filter(|a| a.as_str() != "--json").collect();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut game_errors = false;
+    let mut write = |record: arbiter::pgn::GameRecord| {
+        game_errors |= record.verdict.error.is_some();
+        let text = if json {
+            arbiter::report::json(&record).to_string()
+        } else {
+            arbiter::report::text(&record)
+        };
+        if writeln!(out, "{text}").is_err() {
+            std::process::exit(0); // stdout closed (e.g. piped into head): stop quietly
+        }
+    };
+    let mut read_ok = true;
+    if files.is_empty() {
+        read_ok = judge_source("stdin", std::io::stdin().lock(), &mut write);
+    }
+    for path in files {
+        read_ok &= match std::fs::File::open(path) {
+            Ok(file) => judge_source(path, file, &mut write),
+            Err(e) => {
+                eprintln!("threefold arbiter: cannot open {path}: {e}");
+                false
+            }
+        };
+    }
+    if read_ok && !game_errors {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Judges every game of one input; false when it could not be read to the end.
+fn judge_source(
+    name: &str,
+    input: impl std::io::Read,
+    each: &mut dyn FnMut(arbiter::pgn::GameRecord),
+) -> bool {
+    match arbiter::pgn::judge_games(input, each) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("threefold arbiter: reading {name}: {e}");
+            false
+        }
+    }
 }

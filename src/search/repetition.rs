@@ -112,8 +112,11 @@ impl KeyStack {
             let Some((a, b)) = reversible_move(key ^ self.keys[target]) else {
                 continue;
             };
+            // The piece stands on one of the two squares; the other and the path are empty.
             let mover = if occupied.contains(a) { a } else { b };
-            if (attacks::between(a, b) & occupied).any() || !own.contains(mover) {
+            let blocked = (attacks::between(a, b) & occupied).any()
+                || (occupied.contains(a) && occupied.contains(b));
+            if blocked || !own.contains(mover) {
                 continue;
             }
             if target >= self.root || self.occurs_before(target, lowest) {

@@ -158,6 +158,13 @@ impl TranspositionTable {
             return;
         };
         let same = slot.key == key;
+        if same && depth == 0 && slot.depth > 0 && slot.flags & 3 != 0 {
+            // A move-only entry (a path-dependent result) keeps a deeper score already there.
+            if let Some(m) = m {
+                slot.packed_move = pack_move(m);
+            }
+            return;
+        }
         let stale = slot.flags >> 2 != generation;
         if !same && !stale && depth + 2 < slot.depth as i32 && bound != Bound::Exact {
             return;

@@ -1,0 +1,334 @@
+//! The judge: follows one game move by move and records what the draw rules say.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+
+use crate::game::rules::{AutomaticEnd, FIFTY_MOVE_HALFMOVES, SEVENTY_FIVE_MOVE_HALFMOVES};
+use crate::game::{is_dead_by_material, key_after, position_key};
+
+/// Zobrist keys are already uniformly random: hash them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
+/// Which rule a claim is made under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimRule {
+    Threefold,
+    FiftyMoves,
+}
+
+/// The first valid claim of one side under one rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    pub rule: ClaimRule,
+    pub side: Color,
+    /// Plies played when the claim is made (the claimant is to move).
+    pub ply: usize,
+    /// The move the claimant announces, if the claim is by announcement (UCI notation).
+    pub by_announcing: Option<String>,
+    /// The announced move in SAN, with its move number (e.g. "26...Ra4").
+    pub by_announcing_san: Option<String>,
+}
+
+/// A position that occurred three or more times.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repetition {
+    pub fen: String,
+    /// The plies after which it stood on the board (0 = start position).
+    pub plies: Vec<usize>,
+}
+
+/// An automatic end of the game and where it happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct End {
+    pub rule: AutomaticEnd,
+    pub ply: usize,
+    /// The side that was checkmated, for a checkmate.
+    pub loser: Option<Color>,
+}
+
+/// Everything the arbiter found in one game.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Verdict {
+    pub plies: usize,
+    pub repetitions: Vec<Repetition>,
+    pub claims: Vec<Claim>,
+    pub automatic_end: Option<End>,
+    /// SAN of each move with its number, e.g. "30.Qe2" (index 0 is ply 1).
+    pub move_labels: Vec<String>,
+    pub error: Option<String>,
+}
+
+impl Verdict {
+    /// Moves recorded after the automatic end (void under the Laws).
+    pub fn void_moves(&self) -> usize {
+        self.automatic_end
+            .map_or(0, |e| self.plies.saturating_sub(e.ply))
+    }
+
+    /// The label of the move that produced the position after `ply` plies.
+    pub fn label(&self, ply: usize) -> &str {
+        ply.checked_sub(1)
+            .and_then(|i| self.move_labels.get(i))
+            .map_or("start", String::as_str)
+    }
+
+    /// Whether a recorded result ("1-0", "0-1", "1/2-1/2", "*") agrees with the automatic end.
+    pub fn result_consistent(&self, result: &str) -> bool {
+        match self.automatic_end {
+            None => true,
+            Some(End {
+                rule: AutomaticEnd::Checkmate,
+                loser,
+                ..
+            }) => match loser {
+                Some(Color::White) => result == "0-1",
+                Some(Color::Black) => result == "1-0",
+                None => false,
+            },
+            Some(_) => result == "1/2-1/2",
+        }
+    }
+}
+
+/// Follows a game; feed it moves with [`Judge::play`], then call [`Judge::finish`].
+pub struct Judge {
+    pos: Chess,
+    mode: CastlingMode,
+    key: u64,
+    ply: usize,
+    /// Plies at which each position since the last capture or pawn move stood on the board.
+    seen: KeyMap<Vec<usize>>,
+    /// How many positions in `seen` occurred at least twice (a threefold claim is then possible).
+    repeated: usize,
+    /// The FEN (without counters) of each position in `seen` that occurred at least twice.
+    fens: KeyMap<String>,
+    verdict: Verdict,
+    threefold_claimed: [bool; 2],
+    fifty_claimed: [bool; 2],
+}
+
+impl Judge {
+    /// Starts judging from `start` (castling in `mode`, for Chess960 records).
+    pub fn new(start: Chess, mode: CastlingMode) -> Judge {
+        let key = position_key(&start);
+        let mut judge = Judge {
+            pos: start,
+            mode,
+            key,
+            ply: 0,
+            seen: KeyMap::default(),
+            repeated: 0,
+            fens: KeyMap::default(),
+            verdict: Verdict::default(),
+            threefold_claimed: [false; 2],
+            fifty_claimed: [false; 2],
+        };
+        judge.arrive(false);
+        judge
+    }
+
+    /// Plies played so far.
+    pub fn ply(&self) -> usize {
+        self.ply
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// Plays a legal move; `san` is its text for the report.
+    pub fn play(&mut self, m: Move, san: &str) {
+        let number = self.pos.fullmoves().get();
+        let dots = if self.pos.turn() == Color::White {
+            "."
+        } else {
+            "..."
+        };
+        self.verdict
+            .move_labels
+            .push(format!("{number}{dots}{san}"));
+        let mut after = self.pos.clone();
+        after.play_unchecked(m);
+        self.key = key_after(&self.pos, self.key, m, &after);
+        self.pos = after;
+        self.ply += 1;
+        if m.is_zeroing() {
+            // Positions before a capture or pawn move can never occur again.
+            self.harvest_repetitions();
+            self.seen.clear();
+            self.fens.clear();
+            self.repeated = 0;
+        }
+        self.arrive(m.is_capture() || m.is_promotion());
+    }
+
+    /// Records that the game stopped on a move that could not be read or played.
+    pub fn fail(&mut self, error: String) {
+        self.verdict.error = Some(error);
+    }
+
+    /// The verdict, with the checks that only the final position needs.
+    pub fn finish(mut self) -> Verdict {
+        if self.verdict.automatic_end.is_none() && self.verdict.error.is_none() {
+            if self.pos.is_checkmate() {
+                self.end(AutomaticEnd::Checkmate);
+            } else if self.pos.is_stalemate() {
+                self.end(AutomaticEnd::Stalemate);
+            }
+        }
+        self.harvest_repetitions();
+        self.verdict
+            .repetitions
+            .sort_by_key(|r| r.plies.first().copied());
+        self.verdict.plies = self.ply;
+        self.verdict
+    }
+
+    /// Bookkeeping for the position just reached.
+    fn arrive(&mut self, material_changed: bool) {
+        let plies = self.seen.entry(self.key).or_default();
+        plies.push(self.ply);
+        let occurrences = plies.len();
+        if occurrences == 2 {
+            self.repeated += 1;
+            self.fens.insert(self.key, position_fen(&self.pos));
+        }
+        if self.verdict.automatic_end.is_some() {
+            return;
+        }
+        self.note_threefold(occurrences);
+        self.note_fifty_moves();
+        let halfmoves = self.pos.halfmoves();
+        if occurrences >= 5 {
+            self.end(AutomaticEnd::FivefoldRepetition);
+        } else if halfmoves >= SEVENTY_FIVE_MOVE_HALFMOVES && !self.pos.is_checkmate() {
+            self.end(AutomaticEnd::SeventyFiveMoves);
+        } else if (material_changed || self.ply == 0) && is_dead_by_material(&self.pos) {
+            self.end(AutomaticEnd::DeadPosition);
+        }
+    }
+
+    fn end(&mut self, rule: AutomaticEnd) {
+        let loser = (rule == AutomaticEnd::Checkmate).then(|| self.pos.turn());
+        self.verdict.automatic_end = Some(End {
+            rule,
+            ply: self.ply,
+            loser,
+        });
+    }
+
+    /// The side to move may claim a threefold now, or by announcing a move to a position that
+    /// has already occurred twice.
+    fn note_threefold(&mut self, occurrences: usize) {
+        let side = self.pos.turn();
+        if self.threefold_claimed[side as usize] {
+            return;
+        }
+        if occurrences >= 3 {
+            self.claim(ClaimRule::Threefold, None);
+        } else if self.repeated > 0 {
+            let announced = self.pos.legal_moves().into_iter().find(|&m| {
+                let mut after = self.pos.clone();
+                after.play_unchecked(m);
+                let key = key_after(&self.pos, self.key, m, &after);
+                self.seen.get(&key).is_some_and(|p| p.len() >= 2)
+            });
+            if let Some(m) = announced {
+                self.claim(ClaimRule::Threefold, Some(m));
+            }
+        }
+    }
+
+    /// The side to move may claim under the fifty-move rule now (100 halfmoves, no mate), or by
+    /// announcing a move that completes them without mating.
+    fn note_fifty_moves(&mut self) {
+        let side = self.pos.turn();
+        let halfmoves = self.pos.halfmoves();
+        if self.fifty_claimed[side as usize] || halfmoves + 1 < FIFTY_MOVE_HALFMOVES {
+            return;
+        }
+        if halfmoves >= FIFTY_MOVE_HALFMOVES {
+            if !self.pos.is_checkmate() {
+                self.claim(ClaimRule::FiftyMoves, None);
+            }
+            return;
+        }
+        let announced = self.pos.legal_moves().into_iter().find(|&m| {
+            let mut after = self.pos.clone();
+            after.play_unchecked(m);
+            !m.is_zeroing() && !after.is_checkmate()
+        });
+        if let Some(m) = announced {
+            self.claim(ClaimRule::FiftyMoves, Some(m));
+        }
+    }
+
+    fn claim(&mut self, rule: ClaimRule, by: Option<Move>) {
+        let side = self.pos.turn();
+        match rule {
+            ClaimRule::Threefold => self.threefold_claimed[side as usize] = true,
+            ClaimRule::FiftyMoves => self.fifty_claimed[side as usize] = true,
+        }
+        let san = by.map(|m| {
+            let text = shakmaty::san::SanPlus::from_move(self.pos.clone(), m).to_string();
+            let number = self.pos.fullmoves().get();
+            let dots = if side == Color::White { "." } else { "..." };
+            format!("{number}{dots}{text}")
+        });
+        self.verdict.claims.push(Claim {
+            rule,
+            side,
+            ply: self.ply,
+            by_announcing: by.map(|m| m.to_uci(self.mode).to_string()),
+            by_announcing_san: san,
+        });
+    }
+
+    /// Moves the positions seen three or more times into the verdict.
+    fn harvest_repetitions(&mut self) {
+        if self.repeated == 0 {
+            return;
+        }
+        let mut found: Vec<Repetition> = self
+            .seen
+            .iter()
+            .filter(|(_, plies)| plies.len() >= 3)
+            .map(|(&key, plies)| Repetition {
+                fen: self.fen_of(key),
+                plies: plies.clone(),
+            })
+            .collect();
+        self.verdict.repetitions.append(&mut found);
+    }
+
+    fn fen_of(&self, key: u64) -> String {
+        self.fens.get(&key).cloned().unwrap_or_default()
+    }
+}
+
+/// The FEN of a position, without the move counters (they differ between occurrences).
+pub fn position_fen(pos: &Chess) -> String {
+    let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+    fen.splitn(5, ' ').take(4).collect::<Vec<_>>().join(" ")
+}

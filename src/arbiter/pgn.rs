@@ -1,0 +1,135 @@
+//! Reads PGN with `pgn-reader` and judges each game as it streams past.
+
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+
+use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+use super::judge::{Judge, Verdict};
+
+/// One game of the file and its verdict.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    /// 1 for the first game of the input.
+    pub index: usize,
+    pub tags: Vec<(String, String)>,
+    pub verdict: Verdict,
+}
+
+impl GameRecord {
+    /// The value of a tag, if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Default)]
+struct Tags {
+    tags: Vec<(String, String)>,
+    fen: Option<String>,
+    chess960: bool,
+}
+
+struct Movetext {
+    tags: Vec<(String, String)>,
+    judge: Judge,
+    stopped: bool,
+}
+
+struct ArbiterVisitor {
+    games: usize,
+}
+
+impl Visitor for ArbiterVisitor {
+    type Tags = Tags;
+    type Movetext = Movetext;
+    type Output = GameRecord;
+
+    fn begin_tags(&mut self) -> ControlFlow<GameRecord, Tags> {
+        ControlFlow::Continue(Tags::default())
+    }
+
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
+        let name = String::from_utf8_lossy(name).into_owned();
+        let value = value.decode_utf8_lossy().into_owned();
+        match name.as_str() {
+            "FEN" => tags.fen = Some(value.clone()),
+            "Variant" => tags.chess960 |= value.to_ascii_lowercase().contains("960"),
+            _ => {}
+        }
+        tags.tags.push((name, value));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<GameRecord, Movetext> {
+        let mode = if tags.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        let (start, error) = match &tags.fen {
+            None => (Chess::default(), None),
+            Some(text) => match text
+                .parse::<Fen>()
+                .map_err(|e| e.to_string())
+                .and_then(|fen| fen.into_position::<Chess>(mode).map_err(|e| e.to_string()))
+            {
+                Ok(pos) => (pos, None),
+                Err(e) => (Chess::default(), Some(format!("bad FEN tag '{text}': {e}"))),
+            },
+        };
+        let mut judge = Judge::new(start, mode);
+        let stopped = error.is_some();
+        if let Some(e) = error {
+            judge.fail(e);
+        }
+        ControlFlow::Continue(Movetext {
+            tags: tags.tags,
+            judge,
+            stopped,
+        })
+    }
+
+    fn san(&mut self, movetext: &mut Movetext, san_plus: SanPlus) -> ControlFlow<GameRecord> {
+        if movetext.stopped {
+            return ControlFlow::Continue(());
+        }
+        match san_plus.san.to_move(movetext.judge.position()) {
+            Ok(m) => movetext.judge.play(m, &san_plus.to_string()),
+            Err(_) => {
+                let ply = movetext.judge.ply() + 1;
+                movetext.judge.fail(format!("illegal move '{san_plus}' at ply {ply}; the game is judged up to the move before"));
+                movetext.stopped = true;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _movetext: &mut Movetext) -> ControlFlow<GameRecord, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn end_game(&mut self, movetext: Movetext) -> GameRecord {
+        self.games += 1;
+        GameRecord {
+            index: self.games,
+            tags: movetext.tags,
+            verdict: movetext.judge.finish(),
+        }
+    }
+}
+
+/// Judges every game of a PGN stream, handing each record to `each` as soon as it is read.
+pub fn judge_games<R: Read>(input: R, mut each: impl FnMut(GameRecord)) -> io::Result<()> {
+    let mut reader = Reader::new(input);
+    let mut visitor = ArbiterVisitor { games: 0 };
+    while let Some(record) = reader.read_game(&mut visitor)? {
+        each(record);
+    }
+    Ok(())
+}

@@ -1,0 +1,199 @@
+//! `threefold arbiter` on the seed games (tests/data/seed-games.pgn, written from the JSON by
+//! bench/seed_pgn.py) and on hand-made records.
+
+use std::process::Command;
+
+use threefold::arbiter::ClaimRule;
+use threefold::arbiter::pgn::{GameRecord, judge_games};
+use threefold::game::rules::AutomaticEnd;
+
+fn judge(pgn: &str) -> Vec<GameRecord> {
+    let mut games = Vec::new();
+    judge_games(pgn.as_bytes(), |g| games.push(g)).expect("reads");
+    games
+}
+
+fn seed(event: &str) -> GameRecord {
+    judge(include_str!("data/seed-games.pgn"))
+        .into_iter()
+        .find(|g| g.tag("Event") == Some(event))
+        .unwrap_or_else(|| panic!("no seed game {event}"))
+}
+
+#[test]
+fn every_seed_game_is_read_without_error() {
+    let games = judge(include_str!("data/seed-games.pgn"));
+    assert_eq!(games.len(), 15);
+    for g in &games {
+        assert_eq!(g.verdict.error, None, "{:?}", g.tag("Event"));
+    }
+}
+
+#[test]
+fn fischer_petrosian_threefold_by_announcing_34_qe2() {
+    let v = seed("fischer_petrosian_1971").verdict;
+    assert_eq!(v.repetitions.len(), 1);
+    let labels: Vec<&str> = v.repetitions[0].plies.iter().map(|&p| v.label(p)).collect();
+    assert_eq!(labels, vec!["start", "32.Qe2", "34.Qe2"]);
+    let white = v
+        .claims
+        .iter()
+        .find(|c| c.side == shakmaty::Color::White)
+        .expect("White can claim");
+    assert_eq!(
+        (white.ply, white.by_announcing_san.as_deref()),
+        (7, Some("34.Qe2"))
+    );
+}
+
+#[test]
+fn pest_paris_fivefold_at_ply_52_and_later_moves_void() {
+    let v = seed("pest_paris_1842").verdict;
+    let end = v.automatic_end.expect("automatic end");
+    assert_eq!((end.rule, end.ply), (AutomaticEnd::FivefoldRepetition, 52));
+    assert_eq!(v.label(52), "26...Bc7");
+    assert_eq!(v.void_moves(), 2);
+    assert!(!v.result_consistent("1-0"));
+    assert!(v.result_consistent("1/2-1/2"));
+}
+
+#[test]
+fn karpov_miles_only_black_can_claim_by_announcing_ra4() {
+    let v = seed("karpov_miles_1986").verdict;
+    assert!(v.repetitions.is_empty(), "no position occurred three times");
+    let threefold: Vec<_> = v
+        .claims
+        .iter()
+        .filter(|c| c.rule == ClaimRule::Threefold)
+        .collect();
+    assert_eq!(threefold.len(), 1, "{threefold:?}");
+    assert_eq!(threefold[0].side, shakmaty::Color::Black);
+    assert_eq!(threefold[0].ply, 8, "after 26.Nb5");
+    assert_eq!(threefold[0].by_announcing.as_deref(), Some("a8a4"));
+    assert_eq!(threefold[0].by_announcing_san.as_deref(), Some("26...Ra4"));
+}
+
+#[test]
+fn pinned_en_passant_repeats_free_en_passant_does_not() {
+    let pinned = seed("ep_pinned_pawn").verdict;
+    assert_eq!(pinned.repetitions.len(), 1);
+    assert_eq!(
+        pinned.repetitions[0].plies,
+        vec![1, 5, 9],
+        "the position after d2-d4 counts"
+    );
+    let free = seed("ep_free_pawn").verdict;
+    assert!(
+        free.repetitions.is_empty(),
+        "after d2-d4 en passant was possible: a different position"
+    );
+}
+
+#[test]
+fn hamparia_li_fivefold_and_bongcloud_castling_rights() {
+    let v = seed("hamparia_li_2018").verdict;
+    let end = v.automatic_end.expect("fivefold");
+    assert_eq!((end.rule, end.ply), (AutomaticEnd::FivefoldRepetition, 16));
+    let bongcloud = seed("carlsen_nakamura_2021").verdict;
+    assert_eq!(bongcloud.repetitions.len(), 1);
+    assert_eq!(
+        bongcloud.repetitions[0].plies,
+        vec![4, 8, 12],
+        "1...e5 (ply 2) had castling rights"
+    );
+}
+
+#[test]
+fn recorded_result_is_checked_against_checkmate() {
+    let games = judge(
+        "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+    );
+    let end = games[0].verdict.automatic_end.expect("mate");
+    assert_eq!((end.rule, end.ply), (AutomaticEnd::Checkmate, 4));
+    assert!(!games[0].verdict.result_consistent("1-0"));
+    assert!(games[1].verdict.result_consistent("0-1"));
+}
+
+#[test]
+fn seventy_five_moves_and_fifty_move_claims() {
+    let pgn = "[FEN \"8/8/4k3/8/8/2K5/8/R7 w - - 97 100\"]\n[SetUp \"1\"]\n\n100. Ra2 Kd6 101. Ra3 Ke6 *\n";
+    let v = &judge(pgn)[0].verdict;
+    let fifty: Vec<_> = v
+        .claims
+        .iter()
+        .filter(|c| c.rule == ClaimRule::FiftyMoves)
+        .collect();
+    // Black at ply 1 (clock 98) cannot; White at ply 2 (clock 99) by announcing; Black at ply 3 (clock 100) now.
+    assert_eq!(fifty.len(), 2, "{fifty:?}");
+    assert_eq!(
+        (
+            fifty[0].side,
+            fifty[0].ply,
+            fifty[0].by_announcing.is_some()
+        ),
+        (shakmaty::Color::White, 2, true)
+    );
+    assert_eq!(
+        (
+            fifty[1].side,
+            fifty[1].ply,
+            fifty[1].by_announcing.is_some()
+        ),
+        (shakmaty::Color::Black, 3, false)
+    );
+    let pgn = "[FEN \"8/8/4k3/8/8/2K5/8/R7 w - - 149 120\"]\n[SetUp \"1\"]\n\n120. Ra2 Kd6 *\n";
+    let end = judge(pgn)[0].verdict.automatic_end.expect("75 moves");
+    assert_eq!((end.rule, end.ply), (AutomaticEnd::SeventyFiveMoves, 1));
+}
+
+#[test]
+fn an_illegal_move_stops_that_game_only() {
+    let games = judge("1. e4 e5 2. Ke3 Ke7 *\n\n1. d4 d5 *\n");
+    assert_eq!(games.len(), 2);
+    let error = games[0].verdict.error.as_deref().expect("error");
+    assert!(
+        error.contains("'Ke3'") && error.contains("ply 3"),
+        "{error}"
+    );
+    assert_eq!(games[0].verdict.plies, 2);
+    assert_eq!(games[1].verdict.error, None);
+    assert_eq!(games[1].verdict.plies, 2);
+}
+
+#[test]
+fn the_command_line_writes_json_and_fails_on_errors() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_threefold"))
+            .arg("arbiter")
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/seed-games.pgn");
+    let out = run(&["--json", path]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let objects: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    assert_eq!(objects.len(), 15);
+    for key in [
+        "tags",
+        "repetitions",
+        "claims",
+        "automatic_end",
+        "result_consistent",
+        "error",
+    ] {
+        assert!(objects[0].get(key).is_some(), "missing {key}");
+    }
+    let dir = std::env::temp_dir().join(format!("threefold-arbiter-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "1. e4 e5 2. Qxf7 *\n").expect("write");
+    let out = run(&[bad.to_str().expect("utf-8 path")]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("illegal move 'Qxf7'"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

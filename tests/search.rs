@@ -158,3 +158,69 @@ fn contempt_turns_a_taken_repetition_into_an_avoided_one() {
         avoided.score
     );
 }
+
+/// A small deterministic generator (xorshift), so the shuffle games are the same every run.
+fn next_random(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn upcoming_repetition_agrees_with_trying_every_move() {
+    use shakmaty::Position;
+    use threefold::game::key_after;
+    use threefold::search::repetition::KeyStack;
+
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut checked = 0;
+    let mut found = 0;
+    for _ in 0..200 {
+        let mut game = Game::new(parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").expect("fen"));
+        let mut last_moves: Vec<shakmaty::Move> = Vec::new();
+        for ply in 0..60 {
+            let pos = game.position().clone();
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            // Often move the piece moved two plies ago back, to make repetitions likely.
+            let back = last_moves.len().checked_sub(2).map(|i| last_moves[i]).and_then(|m| {
+                legal.iter().copied().find(|c| c.from() == Some(m.to()) && c.to() == m.from().unwrap_or(m.to()))
+            });
+            let m = match back {
+                Some(b) if next_random(&mut seed) % 10 < 7 => b,
+                _ => legal[(next_random(&mut seed) % legal.len() as u64) as usize],
+            };
+            game.play(m);
+            last_moves.push(m);
+            if ply < 4 {
+                continue;
+            }
+            // Put the root somewhere in the reversible history, then the rest as the search line.
+            let keys = game.reversible_keys();
+            let split = 1 + (next_random(&mut seed) as usize % keys.len());
+            let mut stack = KeyStack::new(&keys[..split]);
+            for &k in &keys[split..] {
+                stack.push(k);
+            }
+            let pos = game.position();
+            let board = pos.board();
+            let fast = stack
+                .upcoming_repetition(pos.halfmoves(), board.occupied(), board.by_color(pos.turn()))
+                .is_some();
+            let slow = pos.legal_moves().iter().any(|&c| {
+                let mut child = pos.clone();
+                child.play_unchecked(c);
+                let mut line = stack.clone();
+                line.push(key_after(pos, game.key(), c, &child));
+                line.is_draw(child.halfmoves())
+            });
+            assert_eq!(fast, slow, "after {:?}", game.moves().iter().map(|&m| uci_text(m)).collect::<Vec<_>>());
+            checked += 1;
+            found += usize::from(fast);
+        }
+    }
+    assert!(checked > 5000 && found > 500, "checked {checked}, found {found}");
+}

@@ -177,6 +177,8 @@ impl Worker<'_> {
         let is_root = ply == 0;
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
+        // The score the side to move is sure of by repeating a position (none yet).
+        let mut draw_floor = -INFINITE;
         if !is_root {
             if self.poll() {
                 return 0;
@@ -204,6 +206,7 @@ impl Worker<'_> {
                 {
                     self.depends_on(target);
                     alpha = draw;
+                    draw_floor = draw;
                     if alpha >= beta {
                         return alpha;
                     }
@@ -211,7 +214,7 @@ impl Worker<'_> {
             }
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, alpha, beta, ply).max(draw_floor);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32);
@@ -320,6 +323,8 @@ impl Worker<'_> {
             }
         }
 
+        // A draw in hand is a floor under the fail-low value too.
+        best_score = best_score.max(draw_floor);
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {

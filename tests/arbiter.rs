@@ -197,3 +197,31 @@ fn the_command_line_writes_json_and_fails_on_errors() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("illegal move 'Qxf7'"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn same_placement_with_the_other_side_to_move_is_another_position() {
+    // White triangulates (Ke1-d1-d2-e1) while Black shuffles (Ke8-d8): the placement with both
+    // kings on their e-squares comes back with White and with Black to move, twice each.
+    let pgn = "[FEN \"4k3/8/8/8/8/8/8/4K2R w - - 0 1\"]\n[SetUp \"1\"]\n\n\
+               1. Kd1 Kd8 2. Kd2 Ke8 3. Ke1 Kd8 4. Kd1 Ke8 5. Kd2 Kd8 6. Ke1 Ke8 7. Kd1 Kd8 8. Kd2 Ke8 9. Ke1 *\n";
+    let v = &judge(pgn)[0].verdict;
+    assert_eq!(v.error, None);
+    let placement = "4k3/8/8/8/8/8/8/4K2R";
+    for r in &v.repetitions {
+        assert!(
+            !r.fen.starts_with(placement),
+            "counted across sides to move: {r:?}"
+        );
+    }
+}
+
+#[test]
+fn chess960_castling_and_repetitions() {
+    let pgn = "[Variant \"Chess960\"]\n[FEN \"r3k2r/8/8/8/8/8/8/1R2K1R1 w GBha - 0 1\"]\n[SetUp \"1\"]\n\n\
+               1. O-O O-O-O 2. Kg2 Rd7 3. Kg1 Rdd8 4. Kg2 Rd7 5. Kg1 Rdd8 *\n";
+    let v = &judge(pgn)[0].verdict;
+    assert_eq!(v.error, None);
+    assert_eq!(v.plies, 10);
+    assert_eq!(v.repetitions.len(), 1);
+    assert_eq!(v.repetitions[0].plies, vec![2, 6, 10]);
+}

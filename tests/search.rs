@@ -186,9 +186,16 @@ fn upcoming_repetition_agrees_with_trying_every_move() {
                 break;
             }
             // Often move the piece moved two plies ago back, to make repetitions likely.
-            let back = last_moves.len().checked_sub(2).map(|i| last_moves[i]).and_then(|m| {
-                legal.iter().copied().find(|c| c.from() == Some(m.to()) && c.to() == m.from().unwrap_or(m.to()))
-            });
+            let back = last_moves
+                .len()
+                .checked_sub(2)
+                .map(|i| last_moves[i])
+                .and_then(|m| {
+                    legal
+                        .iter()
+                        .copied()
+                        .find(|c| c.from() == Some(m.to()) && c.to() == m.from().unwrap_or(m.to()))
+                });
             let m = match back {
                 Some(b) if next_random(&mut seed) % 10 < 7 => b,
                 _ => legal[(next_random(&mut seed) % legal.len() as u64) as usize],
@@ -208,7 +215,11 @@ fn upcoming_repetition_agrees_with_trying_every_move() {
             let pos = game.position();
             let board = pos.board();
             let fast = stack
-                .upcoming_repetition(pos.halfmoves(), board.occupied(), board.by_color(pos.turn()))
+                .upcoming_repetition(
+                    pos.halfmoves(),
+                    board.occupied(),
+                    board.by_color(pos.turn()),
+                )
                 .is_some();
             let slow = pos.legal_moves().iter().any(|&c| {
                 let mut child = pos.clone();
@@ -217,10 +228,21 @@ fn upcoming_repetition_agrees_with_trying_every_move() {
                 line.push(key_after(pos, game.key(), c, &child));
                 line.is_draw(child.halfmoves())
             });
-            assert_eq!(fast, slow, "after {:?}", game.moves().iter().map(|&m| uci_text(m)).collect::<Vec<_>>());
+            assert_eq!(
+                fast,
+                slow,
+                "after {:?}",
+                game.moves()
+                    .iter()
+                    .map(|&m| uci_text(m))
+                    .collect::<Vec<_>>()
+            );
             checked += 1;
             found += usize::from(fast);
         }
     }
-    assert!(checked > 5000 && found > 500, "checked {checked}, found {found}");
+    assert!(
+        checked > 5000 && found > 500,
+        "checked {checked}, found {found}"
+    );
 }

@@ -2,8 +2,8 @@
 //!
 //! The search keeps one stack of keys: the game's positions since its last irreversible move,
 //! then the positions of the current line. A position that repeats one *after* the root is a
-//! draw at once (whoever repeated once can repeat again); one that repeats a position from
-//! *before* the root is a draw only when it makes a threefold with the game history.
+//! draw at once (whoever repeated once can repeat again); one that repeats the root position
+//! or one from *before* it is a draw only when it makes a threefold with the game history.
 
 use shakmaty::{Bitboard, attacks};
 
@@ -82,10 +82,10 @@ impl KeyStack {
         while i >= lowest + 2 {
             i -= 2;
             if self.keys[i] == key {
-                // A repetition after the root is a draw at once; one of a pre-root position
-                // only when it is a threefold.
+                // A repetition of a position after the root is a draw at once; one of the
+                // root or an earlier position only when it makes a threefold with the game.
                 earlier += 1;
-                if i >= self.root || earlier >= 2 {
+                if i > self.root || earlier >= 2 {
                     return Some(i);
                 }
             }
@@ -119,7 +119,7 @@ impl KeyStack {
             if blocked || !own.contains(mover) {
                 continue;
             }
-            if target >= self.root || self.occurs_before(target, lowest) {
+            if target > self.root || self.occurs_before(target, lowest) {
                 return Some(target);
             }
         }
@@ -139,14 +139,31 @@ mod tests {
 
     #[test]
     fn twofold_after_the_root_is_a_draw() {
-        // Root is key 1; the line goes 1 -> 2 -> 3 -> 4 -> 1.
-        let mut s = KeyStack::new(&[1]);
-        for k in [2, 3, 4, 1] {
+        // Root is key 9; the line goes 1 -> 2 -> 3 -> 4 -> 1.
+        let mut s = KeyStack::new(&[9]);
+        for k in [1, 2, 3, 4, 1] {
             s.push(k);
         }
         assert!(s.is_draw(4));
         // With an irreversible move inside the window, no repetition counts.
         assert!(!s.is_draw(3));
+    }
+
+    #[test]
+    fn returning_to_the_root_is_only_a_twofold() {
+        let mut s = KeyStack::new(&[1]);
+        for k in [2, 3, 4, 1] {
+            s.push(k);
+        }
+        assert!(!s.is_draw(10), "the root position seen twice");
+        let mut s = KeyStack::new(&[1, 2, 3, 4, 1]);
+        for k in [2, 3, 4, 1] {
+            s.push(k);
+        }
+        assert!(
+            s.is_draw(10),
+            "the root had occurred before: now a threefold"
+        );
     }
 
     #[test]

@@ -10,10 +10,7 @@ use common::{Uci, is_legal, position_after};
 const SECOND: Duration = Duration::from_secs(1);
 
 fn started() -> Uci {
-    let mut e = Uci::start();
-    e.send("uci");
-    e.read_until(5 * SECOND, |l| l == "uciok");
-    e
+    Uci::handshake()
 }
 
 /// The `info string` lines of one search, and its move.
@@ -65,40 +62,24 @@ fn options_are_announced_and_checked() {
     );
 }
 
+/// Plays `plies` of the knight shuffle from the start, searches, and expects `report`.
+fn shuffle_reports(plies: usize, report: &str) {
+    let mut e = started();
+    let moves = shuffle(plies);
+    let position = format!("position startpos moves {}", moves.join(" "));
+    let (strings, mv) = search(&mut e, &position, "go depth 4");
+    assert!(strings.iter().any(|l| l.contains(report)), "{strings:?}");
+    assert!(is_legal(&position_after(None, &moves), &mv), "{mv}");
+}
+
 #[test]
 fn threefold_claim_is_reported() {
-    let mut e = started();
-    let moves = shuffle(8);
-    let (strings, mv) = search(
-        &mut e,
-        &format!("position startpos moves {}", moves.join(" ")),
-        "go depth 4",
-    );
-    assert!(
-        strings
-            .iter()
-            .any(|l| l.contains("threefold repetition can be claimed now")),
-        "{strings:?}"
-    );
-    assert!(is_legal(&position_after(None, &moves), &mv));
+    shuffle_reports(8, "threefold repetition can be claimed now");
 }
 
 #[test]
 fn fivefold_is_reported_and_still_answered() {
-    let mut e = started();
-    let moves = shuffle(16);
-    let (strings, mv) = search(
-        &mut e,
-        &format!("position startpos moves {}", moves.join(" ")),
-        "go depth 4",
-    );
-    assert!(
-        strings
-            .iter()
-            .any(|l| l.contains("already drawn by fivefold repetition")),
-        "{strings:?}"
-    );
-    assert!(is_legal(&position_after(None, &moves), &mv));
+    shuffle_reports(16, "already drawn by fivefold repetition");
 }
 
 #[test]

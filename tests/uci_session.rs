@@ -10,10 +10,7 @@ use common::{Uci, is_legal, position_after};
 const SECOND: Duration = Duration::from_secs(1);
 
 fn started() -> Uci {
-    let mut e = Uci::start();
-    e.send("uci");
-    e.read_until(5 * SECOND, |l| l == "uciok");
-    e
+    Uci::handshake()
 }
 
 #[test]

@@ -166,7 +166,8 @@ impl Engine {
     fn idle_searcher(&mut self) -> &mut Searcher {
         self.signal_stop();
         self.wait_for_search();
-        self.searcher.get_or_insert_with(|| Searcher::new(16))
+        let hash_mib = self.options.hash_mib;
+        self.searcher.get_or_insert_with(|| Searcher::new(hash_mib))
     }
 
     fn new_game(&mut self) {
@@ -248,7 +249,9 @@ impl Engine {
             other => {
                 self.searcher = other;
                 self.idle_searcher();
-                self.searcher.take().unwrap_or_else(|| Searcher::new(16))
+                self.searcher
+                    .take()
+                    .unwrap_or_else(|| Searcher::new(self.options.hash_mib))
             }
         };
         searcher.settings.move_overhead_ms = self.options.move_overhead_ms;

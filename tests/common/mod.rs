@@ -44,6 +44,14 @@ impl Uci {
         }
     }
 
+    /// A started engine that has answered `uci` with `uciok`.
+    pub fn handshake() -> Uci {
+        let mut e = Uci::start();
+        e.send("uci");
+        e.read_until(Duration::from_secs(5), |l| l == "uciok");
+        e
+    }
+
     pub fn send(&mut self, text: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(text.as_bytes()).expect("write");

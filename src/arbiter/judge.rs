@@ -6,7 +6,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
-use crate::game::rules::{AutomaticEnd, FIFTY_MOVE_HALFMOVES, SEVENTY_FIVE_MOVE_HALFMOVES};
+use crate::game::rules::{
+    AutomaticEnd, FIFTY_MOVE_HALFMOVES, SEVENTY_FIVE_MOVE_HALFMOVES, completes_fifty_moves,
+};
 use crate::game::{is_dead_by_material, key_after, position_key};
 
 /// Zobrist keys are already uniformly random: hash them as they are.
@@ -277,7 +279,7 @@ impl Judge {
         let announced = self.pos.legal_moves().into_iter().find(|&m| {
             let mut after = self.pos.clone();
             after.play_unchecked(m);
-            !m.is_zeroing() && !after.is_checkmate()
+            completes_fifty_moves(&after)
         });
         if let Some(m) = announced {
             self.claim(ClaimRule::FiftyMoves, Some(m));

@@ -152,8 +152,7 @@ impl Game {
 
     /// How often the current position has occurred in this game, itself included.
     pub fn occurrences(&self) -> usize {
-        let now = self.key();
-        self.keys.iter().filter(|&&k| k == now).count()
+        self.occurrences_of(self.key())
     }
 
     /// If `target` is the current position or can be reached from it by one or two legal moves,

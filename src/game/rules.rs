@@ -100,7 +100,7 @@ impl Game {
             if self.occurrences_of(key_after(pos, self.key(), m, &after)) >= 2 {
                 claims.threefold_by_moves.push(m);
             }
-            if after.halfmoves() >= FIFTY_MOVE_HALFMOVES && !after.is_checkmate() {
+            if completes_fifty_moves(&after) {
                 claims.fifty_by_moves.push(m);
             }
         }
@@ -145,6 +145,12 @@ impl Game {
         }
         None
     }
+}
+
+/// Whether the position a move led to completes the fifty moves without being checkmate
+/// (what a claim by announcing that move needs).
+pub fn completes_fifty_moves(after: &Chess) -> bool {
+    after.halfmoves() >= FIFTY_MOVE_HALFMOVES && !after.is_checkmate()
 }
 
 /// The automatic end of `pos`, given how often it has occurred; checkmate comes first.

@@ -157,7 +157,7 @@ impl Worker<'_> {
 
     /// True for the draw score of either side.
     fn is_draw_value(&self, score: i32) -> bool {
-        score == DRAW - self.contempt || score == DRAW + self.contempt
+        score == self.draw_score(0) || score == self.draw_score(1)
     }
 
     /// True when the score of the node on top of the key stack rests on positions before it.

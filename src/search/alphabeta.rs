@@ -1,6 +1,6 @@
 //! The node searches: negamax alpha-beta with principal-variation search, and quiescence.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
@@ -24,7 +24,7 @@ const DELTA_MARGIN: i32 = 200;
 
 /// The state of one running search.
 pub struct Worker<'a> {
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub heuristics: &'a mut Heuristics,
     pub signals: &'a super::Signals,
     pub limits: &'a Limits,
@@ -33,6 +33,8 @@ pub struct Worker<'a> {
     pub keys: KeyStack,
     pub root_moves: Vec<Move>,
     pub nodes: u64,
+    /// Where this thread publishes its node count for the `info` lines (helpers only).
+    pub published_nodes: Option<&'a AtomicU64>,
     pub seldepth: u32,
     pub stopped: bool,
     /// Centipawns a draw costs the side to move at the root (and gains the other side).
@@ -69,6 +71,9 @@ impl Worker<'_> {
         if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
         } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            if let Some(published) = self.published_nodes {
+                published.store(self.nodes, Ordering::Relaxed);
+            }
             self.check_ponderhit();
             self.stopped = self.signals.stop.load(Ordering::Relaxed)
                 || (!self.pondering() && self.time.hard_expired());

@@ -17,12 +17,14 @@ pub mod score;
 pub mod time;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
 use crate::game::Game;
+use alphabeta::Worker;
 pub use limits::{Clock, Limits};
 use ordering::Heuristics;
 use repetition::KeyStack;
@@ -80,6 +82,8 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     /// What a draw costs the side to move at the root, in centipawns (the other side gains it).
     pub contempt: i32,
+    /// Search threads: the main one and `threads - 1` helpers (Lazy SMP).
+    pub threads: usize,
 }
 
 impl Default for Settings {
@@ -87,14 +91,20 @@ impl Default for Settings {
         Settings {
             move_overhead_ms: 10,
             contempt: 0,
+            threads: 1,
         }
     }
 }
+
+/// Stack for every search thread: deep lines copy positions on every ply.
+pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Everything a search keeps between moves: the hash table and the move-ordering tables.
 pub struct Searcher {
     pub tt: TranspositionTable,
     pub heuristics: Heuristics,
+    /// The move-ordering tables of the helper threads, one each.
+    helper_heuristics: Vec<Heuristics>,
     pub settings: Settings,
 }
 
@@ -104,6 +114,7 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mib),
             heuristics: Heuristics::default(),
+            helper_heuristics: Vec::new(),
             settings: Settings::default(),
         }
     }
@@ -112,10 +123,15 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.heuristics.clear();
+        self.helper_heuristics.clear();
     }
 
     /// Searches the current position of `game` within `limits`. `report` receives each
     /// finished iteration. Returns when a limit is reached or `signals.stop` is set.
+    ///
+    /// With `settings.threads` above one, helper threads search the same position at the same
+    /// time with no limit of their own (Lazy SMP); they share only the hash table, which is how
+    /// their work reaches the main thread. The main thread alone decides the move and stops them.
     pub fn search(
         &mut self,
         game: &Game,
@@ -125,41 +141,150 @@ impl Searcher {
     ) -> SearchResult {
         self.tt.new_search();
         self.heuristics.new_search();
+        let helpers = self.settings.threads.max(1) - 1;
+        self.helper_heuristics.truncate(helpers);
+        self.helper_heuristics
+            .resize_with(helpers, Heuristics::default);
+        self.helper_heuristics
+            .iter_mut()
+            .for_each(Heuristics::new_search);
         let root = game.position().clone();
         let root_moves = root_moves(&root, limits);
         let Some(&fallback) = root_moves.first() else {
             return SearchResult::default();
         };
-        let mut worker = alphabeta::Worker {
-            tt: &mut self.tt,
-            heuristics: &mut self.heuristics,
-            signals,
-            limits,
-            time: TimeManager::new(limits, self.settings.move_overhead_ms),
-            started: Instant::now(),
-            keys: KeyStack::new(game.reversible_keys()),
-            root_moves,
-            nodes: 0,
-            seldepth: 0,
-            stopped: false,
-            contempt: self.settings.contempt,
-            dependency: usize::MAX,
-            ponder_clock_started: false,
-            pv: vec![Vec::new(); MAX_PLY + 1],
+        let tt = &self.tt;
+        let settings = self.settings;
+        let helper_signals = Signals::default();
+        let helper_limits = Limits {
+            infinite: true,
+            searchmoves: limits.searchmoves.clone(),
+            ..Limits::default()
         };
+        let helper_nodes: Vec<AtomicU64> = (0..helpers).map(|_| AtomicU64::new(0)).collect();
         let mut result = SearchResult {
             best: Some(fallback),
             ..SearchResult::default()
         };
-        iterative_deepening(&mut worker, game, &mut result, report);
-        result.nodes = worker.nodes;
+        thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for (id, heuristics) in self.helper_heuristics.iter_mut().enumerate() {
+                let helper = Worker::new(
+                    tt,
+                    heuristics,
+                    &helper_signals,
+                    &helper_limits,
+                    game,
+                    settings,
+                    root_moves.clone(),
+                );
+                let published = &helper_nodes[id];
+                let spawned = thread::Builder::new()
+                    .name(format!("search-helper-{}", id + 1))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        helper_search(helper, game, id + 1, published)
+                    });
+                match spawned {
+                    Ok(handle) => handles.push(handle),
+                    Err(e) => log::error!("cannot start search helper {}: {e}", id + 1),
+                }
+            }
+            let mut worker = Worker::new(
+                tt,
+                &mut self.heuristics,
+                signals,
+                limits,
+                game,
+                settings,
+                root_moves,
+            );
+            let mut report_all = |it: &Iteration| {
+                let helper_total: u64 =
+                    helper_nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+                report(&Iteration {
+                    nodes: it.nodes + helper_total,
+                    ..it.clone()
+                });
+            };
+            iterative_deepening(&mut worker, game, &mut result, &mut report_all);
+            helper_signals.stop.store(true, Ordering::SeqCst);
+            result.nodes = worker.nodes;
+            for handle in handles {
+                match handle.join() {
+                    Ok(nodes) => result.nodes += nodes,
+                    Err(_) => log::error!("a search helper failed"),
+                }
+            }
+        });
         if result.ponder.is_none() {
             result.ponder = result
                 .best
-                .and_then(|m| ponder_from_table(worker.tt, &root, m));
+                .and_then(|m| ponder_from_table(&self.tt, &root, m));
         }
         result
     }
+}
+
+impl<'a> Worker<'a> {
+    /// A worker ready to search the current position of `game`.
+    fn new(
+        tt: &'a TranspositionTable,
+        heuristics: &'a mut Heuristics,
+        signals: &'a Signals,
+        limits: &'a Limits,
+        game: &Game,
+        settings: Settings,
+        root_moves: Vec<Move>,
+    ) -> Worker<'a> {
+        Worker {
+            tt,
+            heuristics,
+            signals,
+            limits,
+            time: TimeManager::new(limits, settings.move_overhead_ms),
+            started: Instant::now(),
+            keys: KeyStack::new(game.reversible_keys()),
+            root_moves,
+            nodes: 0,
+            published_nodes: None,
+            seldepth: 0,
+            stopped: false,
+            contempt: settings.contempt,
+            dependency: usize::MAX,
+            ponder_clock_started: false,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+        }
+    }
+}
+
+/// A helper thread's search: deepening without reports until the main thread stops it; odd
+/// helpers start one ply deeper so the threads do not all search the same depth at once.
+/// Returns its node count.
+fn helper_search<'a>(
+    mut worker: Worker<'a>,
+    game: &Game,
+    id: usize,
+    published: &'a AtomicU64,
+) -> u64 {
+    worker.published_nodes = Some(published);
+    let first = 1 + (id % 2) as u32;
+    for depth in first..=MAX_DEPTH {
+        worker.seldepth = 0;
+        worker.negamax(
+            game.position(),
+            game.key(),
+            depth as i32,
+            -INFINITE,
+            INFINITE,
+            0,
+        );
+        if worker.stopped || worker.signals.stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    published.store(worker.nodes, Ordering::Relaxed);
+    worker.nodes
 }
 
 /// The legal root moves, restricted to `searchmoves` when given.
@@ -181,7 +306,7 @@ fn root_moves(root: &Chess, limits: &Limits) -> Vec<Move> {
 pub const MAX_DEPTH: u32 = 120;
 
 fn iterative_deepening(
-    worker: &mut alphabeta::Worker,
+    worker: &mut Worker,
     game: &Game,
     result: &mut SearchResult,
     report: &mut dyn FnMut(&Iteration),

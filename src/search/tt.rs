@@ -2,6 +2,12 @@
 //!
 //! Scores are stored relative to the node (see `score::to_table`). Draws by repetition are
 //! never stored at the node where they are detected, since they depend on the path.
+//!
+//! All search threads share one table without locks: a slot is two atomic words, the entry
+//! and the key xor the entry, so a slot torn by two threads writing at once fails the key test
+//! on its next read instead of giving one position another's entry.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::{Move, Role};
 
@@ -16,16 +22,11 @@ pub enum Bound {
     Exact,
 }
 
-/// A 16-byte slot.
-#[derive(Debug, Clone, Copy, Default)]
+/// A 16-byte slot: `check` is the key xor `data`; `data` packs an entry (see `pack`).
+#[derive(Debug, Default)]
 struct Slot {
-    key: u64,
-    packed_move: u16,
-    score: i16,
-    eval: i16,
-    depth: u8,
-    /// Low two bits: bound (0 = empty); high six bits: the search generation.
-    flags: u8,
+    check: AtomicU64,
+    data: AtomicU64,
 }
 
 /// A probe's answer.
@@ -36,6 +37,45 @@ pub struct Entry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+}
+
+/// An entry as stored: move, score, eval, depth, and flags (low two bits: bound, 0 = empty;
+/// high six bits: the search generation).
+#[derive(Debug, Clone, Copy, Default)]
+struct Packed {
+    packed_move: u16,
+    score: i16,
+    eval: i16,
+    depth: u8,
+    flags: u8,
+}
+
+impl Packed {
+    fn to_bits(self) -> u64 {
+        u64::from(self.packed_move)
+            | u64::from(self.score as u16) << 16
+            | u64::from(self.eval as u16) << 32
+            | u64::from(self.depth) << 48
+            | u64::from(self.flags) << 56
+    }
+
+    fn from_bits(bits: u64) -> Packed {
+        Packed {
+            packed_move: bits as u16,
+            score: (bits >> 16) as u16 as i16,
+            eval: (bits >> 32) as u16 as i16,
+            depth: (bits >> 48) as u8,
+            flags: (bits >> 56) as u8,
+        }
+    }
+
+    fn is_empty(self) -> bool {
+        self.flags & 3 == 0
+    }
+
+    fn generation(self) -> u8 {
+        self.flags >> 2
+    }
 }
 
 /// Packs a move into 16 bits: from, to and promotion piece (castling as king takes rook).
@@ -75,7 +115,7 @@ impl TranspositionTable {
         };
         if let Err(e) = tt.resize(mib) {
             log::error!("{}", e.0);
-            tt.slots = vec![Slot::default(); 1024];
+            tt.slots.resize_with(1024, Slot::default);
         }
         tt
     }
@@ -96,7 +136,7 @@ impl TranspositionTable {
                 "cannot allocate a {mib} MiB hash table; keeping the old size"
             ))
         })?;
-        slots.resize(count, Slot::default());
+        slots.resize_with(count, Slot::default);
         self.slots = slots;
         self.generation = 0;
         Ok(())
@@ -109,7 +149,10 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        for slot in &mut self.slots {
+            *slot.check.get_mut() = 0;
+            *slot.data.get_mut() = 0;
+        }
         self.generation = 0;
     }
 
@@ -118,33 +161,40 @@ impl TranspositionTable {
         self.generation = (self.generation + 1) & 0x3f;
     }
 
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    fn slot(&self, key: u64) -> Option<&Slot> {
+        let index = ((key as u128 * self.slots.len() as u128) >> 64) as usize;
+        self.slots.get(index)
+    }
+
+    /// The entry stored for `key` (None when the slot is empty or holds another position).
+    fn read(&self, key: u64) -> Option<Packed> {
+        let slot = self.slot(key)?;
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        let packed = Packed::from_bits(data);
+        (check ^ data == key && !packed.is_empty()).then_some(packed)
     }
 
     /// Looks a position up.
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = self.slots.get(self.index(key))?;
-        if slot.key != key || slot.flags & 3 == 0 {
-            return None;
-        }
-        let bound = match slot.flags & 3 {
+        let packed = self.read(key)?;
+        let bound = match packed.flags & 3 {
             1 => Bound::Lower,
             2 => Bound::Upper,
             _ => Bound::Exact,
         };
         Some(Entry {
-            packed_move: slot.packed_move,
-            score: slot.score as i32,
-            eval: slot.eval as i32,
-            depth: slot.depth as i32,
+            packed_move: packed.packed_move,
+            score: packed.score as i32,
+            eval: packed.eval as i32,
+            depth: packed.depth as i32,
             bound,
         })
     }
 
     /// Stores what a search found; `score` must already be relative to the node.
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         m: Option<Move>,
         score: i32,
@@ -152,41 +202,48 @@ impl TranspositionTable {
         depth: i32,
         bound: Bound,
     ) {
-        let index = self.index(key);
-        let generation = self.generation;
-        let Some(slot) = self.slots.get_mut(index) else {
+        let Some(slot) = self.slot(key) else {
             return;
         };
-        let same = slot.key == key;
-        if same && depth == 0 && slot.depth > 0 && slot.flags & 3 != 0 {
+        let existing = self.read(key);
+        let victim = Packed::from_bits(slot.data.load(Ordering::Relaxed));
+        if let Some(old) = existing
+            && depth == 0
+            && old.depth > 0
+        {
             // A move-only entry (a path-dependent result) keeps a deeper score already there.
             if let Some(m) = m {
-                slot.packed_move = pack_move(m);
+                let kept = Packed {
+                    packed_move: pack_move(m),
+                    ..old
+                };
+                write(slot, key, kept);
             }
             return;
         }
-        let stale = slot.flags >> 2 != generation;
-        if !same && !stale && depth + 2 < slot.depth as i32 && bound != Bound::Exact {
+        let stale = victim.is_empty() || victim.generation() != self.generation;
+        if existing.is_none() && !stale && depth + 2 < victim.depth as i32 && bound != Bound::Exact
+        {
             return;
         }
-        let packed_move = match m {
-            Some(m) => pack_move(m),
-            None if same => slot.packed_move,
-            None => 0,
+        let packed_move = match (m, existing) {
+            (Some(m), _) => pack_move(m),
+            (None, Some(old)) => old.packed_move,
+            (None, None) => 0,
         };
         let bound_bits = match bound {
             Bound::Lower => 1,
             Bound::Upper => 2,
             Bound::Exact => 3,
         };
-        *slot = Slot {
-            key,
+        let entry = Packed {
             packed_move,
             score: score.clamp(-32_767, 32_767) as i16,
             eval: eval.clamp(-32_767, 32_767) as i16,
             depth: depth.clamp(0, 255) as u8,
-            flags: bound_bits | (generation << 2),
+            flags: bound_bits | (self.generation << 2),
         };
+        write(slot, key, entry);
     }
 
     /// Permille of the first thousand slots used in the current search.
@@ -194,8 +251,52 @@ impl TranspositionTable {
         let sample = self.slots.len().min(1000);
         let used = self.slots[..sample]
             .iter()
-            .filter(|s| s.flags & 3 != 0 && s.flags >> 2 == self.generation)
+            .map(|s| Packed::from_bits(s.data.load(Ordering::Relaxed)))
+            .filter(|p| !p.is_empty() && p.generation() == self.generation)
             .count();
         (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// Writes an entry with its check word.
+fn write(slot: &Slot, key: u64, entry: Packed) {
+    let data = entry.to_bits();
+    slot.data.store(data, Ordering::Relaxed);
+    slot.check.store(key ^ data, Ordering::Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_through_the_packed_word() {
+        let tt = TranspositionTable::new(1);
+        tt.store(0x1234_5678_9abc_def0, None, -31_000, 250, 17, Bound::Lower);
+        let e = tt.probe(0x1234_5678_9abc_def0).expect("stored");
+        assert_eq!(
+            (e.score, e.eval, e.depth, e.bound),
+            (-31_000, 250, 17, Bound::Lower)
+        );
+        assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
+    }
+
+    #[test]
+    fn a_torn_slot_is_a_miss() {
+        let tt = TranspositionTable::new(1);
+        let key = 0xdead_beef_0000_0001;
+        tt.store(key, None, 10, 20, 5, Bound::Exact);
+        let slot = tt.slot(key).expect("slot");
+        // Another thread's half-finished write: the entry word changed, the check word did not.
+        slot.data.store(
+            Packed {
+                depth: 9,
+                flags: 3,
+                ..Packed::default()
+            }
+            .to_bits(),
+            Ordering::Relaxed,
+        );
+        assert!(tt.probe(key).is_none());
     }
 }

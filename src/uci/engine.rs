@@ -18,10 +18,9 @@ use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen, parse_uci_move, uci_text};
 use crate::search::line::{RepetitionLine, ends_in_repetition};
-use crate::search::{Clock, Limits, MAX_DEPTH, SearchResult, Searcher, Signals};
-
-/// Stack for the search thread: deep lines copy positions on every ply.
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+use crate::search::{
+    Clock, Limits, MAX_DEPTH, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
+};
 
 /// A search running on its own thread; it hands the searcher back when it ends.
 struct Running {
@@ -187,9 +186,10 @@ impl Engine {
             },
             Change::Threads(n) => {
                 self.options.threads = n;
-                if n > 1 {
+                let cores = thread::available_parallelism().map_or(1, |c| c.get());
+                if n > cores {
                     info_string(&format!(
-                        "Threads {n} accepted; this version searches with one thread"
+                        "Threads {n} is more than the {cores} cores here; searches will share them"
                     ));
                 }
             }
@@ -256,6 +256,7 @@ impl Engine {
         };
         searcher.settings.move_overhead_ms = self.options.move_overhead_ms;
         searcher.settings.contempt = self.options.effective_contempt();
+        searcher.settings.threads = self.options.threads;
         report_draw_rules(&self.game);
         let signals = Arc::new(Signals::default());
         let game = self.game.clone();

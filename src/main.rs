@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use threefold::uci::output::send;
 use threefold::{arbiter, bench, game, perft, uci};
 
 fn main() -> ExitCode {
@@ -45,8 +46,8 @@ fn run_bench(depth: Option<&String>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = bench::run(depth, &mut |line| println!("{line}"));
-    println!("{} nodes {} nps", result.nodes, result.nps);
+    let result = bench::run(depth, &mut |line| send(&line));
+    send(&format!("{} nodes {} nps", result.nodes, result.nps));
     ExitCode::SUCCESS
 }
 
@@ -69,7 +70,7 @@ fn run_perft(args: &[String]) -> ExitCode {
         },
         None => shakmaty::Chess::default(),
     };
-    println!("{}", perft::perft(&pos, depth));
+    send(&perft::perft(&pos, depth).to_string());
     ExitCode::SUCCESS
 }
 

@@ -66,7 +66,11 @@ impl Engine {
                         break;
                     }
                 }
-                Ok(Input::EndOfInput) | Err(_) => {
+                Ok(Input::LineTooLong) => error(&format!(
+                    "a line longer than {} bytes was ignored",
+                    super::reader::MAX_LINE_BYTES
+                )),
+                Ok(Input::End) | Err(_) => {
                     self.finish_at_end_of_input();
                     break;
                 }

@@ -61,6 +61,14 @@ impl Uci {
         stdin.flush().expect("flush");
     }
 
+    /// Sends raw bytes (not necessarily UTF-8) as one line.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
     /// Closes stdin (end of input).
     pub fn close_input(&mut self) {
         self.stdin = None;
@@ -69,6 +77,18 @@ impl Uci {
     /// Reads lines until one satisfies `done`; returns all read, that one last.
     /// Panics after `timeout`.
     pub fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        match self.try_read_until(timeout, done) {
+            Ok(seen) => seen,
+            Err(why) => panic!("{why}"),
+        }
+    }
+
+    /// As `read_until`, but a timeout or a closed stdout is an error rather than a panic.
+    pub fn try_read_until(
+        &mut self,
+        timeout: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<Vec<String>, String> {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
         loop {
@@ -78,14 +98,14 @@ impl Uci {
                     let stop = done(&line);
                     seen.push(line);
                     if stop {
-                        return seen;
+                        return Ok(seen);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    panic!("timed out after {timeout:?}; read {seen:#?}")
+                    return Err(format!("timed out after {timeout:?}; read {seen:#?}"));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    panic!("engine closed stdout; read {seen:#?}")
+                    return Err(format!("engine closed stdout; read {seen:#?}"));
                 }
             }
         }

@@ -127,13 +127,15 @@ impl TranspositionTable {
             && mib > available
         {
             return Err(ResizeError(format!(
-                "a {mib} MiB hash table does not fit in the {available} MiB of memory available; keeping the old size"
+                "a {mib} MiB hash table does not fit in the {available} MiB of memory available; keeping the {} MiB table",
+                self.size_mib()
             )));
         }
         let mut slots = Vec::new();
+        let current = self.size_mib();
         slots.try_reserve_exact(count).map_err(|_| {
             ResizeError(format!(
-                "cannot allocate a {mib} MiB hash table; keeping the old size"
+                "cannot allocate a {mib} MiB hash table; keeping the {current} MiB table"
             ))
         })?;
         slots.resize_with(count, Slot::default);

@@ -36,6 +36,8 @@ pub struct Engine {
     /// None while a search thread holds it.
     searcher: Option<Searcher>,
     running: Option<Running>,
+    /// `Hash` and `Clear Hash` sent during a search, applied when it ends.
+    pending_table_changes: Vec<Change>,
     debug: bool,
 }
 
@@ -53,6 +55,7 @@ impl Engine {
             searcher: Some(Searcher::new(options.hash_mib)),
             options,
             running: None,
+            pending_table_changes: Vec::new(),
             debug: false,
         }
     }
@@ -163,6 +166,21 @@ impl Engine {
         if self.searcher.is_none() {
             self.searcher = Some(Searcher::new(self.options.hash_mib));
         }
+        for change in std::mem::take(&mut self.pending_table_changes) {
+            self.apply_table_change(change);
+        }
+    }
+
+    /// True while a search thread is still working (one that has answered is taken back).
+    fn search_is_running(&mut self) -> bool {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.wait_for_search();
+        }
+        self.running.is_some()
     }
 
     /// Stops any running search and returns the idle searcher.
@@ -171,6 +189,20 @@ impl Engine {
         self.wait_for_search();
         let hash_mib = self.options.hash_mib;
         self.searcher.get_or_insert_with(|| Searcher::new(hash_mib))
+    }
+
+    /// Resizes or clears the hash table of the idle searcher.
+    fn apply_table_change(&mut self, change: Change) {
+        let hash_mib = self.options.hash_mib;
+        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(hash_mib));
+        match change {
+            Change::Hash(mib) => match searcher.tt.resize(mib) {
+                Ok(()) => self.options.hash_mib = mib,
+                Err(e) => error(&e.0),
+            },
+            Change::ClearHash => searcher.clear(),
+            _ => {}
+        }
     }
 
     fn new_game(&mut self) {
@@ -184,10 +216,13 @@ impl Engine {
             Err(why) => return error(&why),
         };
         match change {
-            Change::Hash(mib) => match self.idle_searcher().tt.resize(mib) {
-                Ok(()) => self.options.hash_mib = mib,
-                Err(e) => error(&e.0),
-            },
+            Change::Hash(_) | Change::ClearHash if self.search_is_running() => {
+                info_string(&format!(
+                    "{name} will take effect when the current search ends"
+                ));
+                self.pending_table_changes.push(change);
+            }
+            Change::Hash(_) | Change::ClearHash => self.apply_table_change(change),
             Change::Threads(n) => {
                 self.options.threads = n;
                 let cores = thread::available_parallelism().map_or(1, |c| c.get());
@@ -198,7 +233,6 @@ impl Engine {
                 }
             }
             Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
-            Change::ClearHash => self.idle_searcher().clear(),
             Change::Ponder(on) => self.options.ponder = on,
             Change::Contempt(cp) => self.options.contempt = cp,
             Change::AnalyseMode(on) => self.options.analyse_mode = on,

@@ -47,6 +47,11 @@ impl TimeManager {
         }
     }
 
+    /// The soft and hard limits, where set (for `debug on` reports and tests).
+    pub fn budget(&self) -> (Option<Duration>, Option<Duration>) {
+        (self.soft, self.hard)
+    }
+
     /// Time since the search started.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()

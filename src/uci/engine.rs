@@ -18,6 +18,7 @@ use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen, parse_uci_move, uci_text};
 use crate::search::line::{RepetitionLine, ends_in_repetition};
+use crate::search::time::TimeManager;
 use crate::search::{
     Clock, Limits, MAX_DEPTH, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
 };
@@ -296,6 +297,9 @@ impl Engine {
         searcher.settings.contempt = self.options.effective_contempt();
         searcher.settings.threads = self.options.threads;
         report_draw_rules(&self.game);
+        if self.debug {
+            report_time_budget(&limits, self.options.move_overhead_ms);
+        }
         let signals = Arc::new(Signals::default());
         let game = self.game.clone();
         let thread_signals = Arc::clone(&signals);
@@ -478,6 +482,17 @@ fn report_draw_rules(game: &Game) {
             game.halfmove_clock()
         ));
     }
+}
+
+/// With `debug on`: the time the search plans to use (soft) and will never pass (hard).
+fn report_time_budget(limits: &Limits, overhead_ms: u64) {
+    let (soft, hard) = TimeManager::new(limits, overhead_ms).budget();
+    let ms = |d: Option<Duration>| d.map_or("none".to_owned(), |d| d.as_millis().to_string());
+    info_string(&format!(
+        "time budget soft {} hard {} overhead {overhead_ms} (ms)",
+        ms(soft),
+        ms(hard)
+    ));
 }
 
 /// Tells the user when the best line is a forced draw by repetition.

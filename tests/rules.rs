@@ -2,7 +2,7 @@
 //! count after every ply, the final claim flags, and the named facts of each historic case.
 
 use serde_json::Value;
-use shakmaty::Position;
+use shakmaty::{CastlingMode, Position};
 use threefold::game::rules::AutomaticEnd;
 use threefold::game::{Game, parse_fen, uci_text};
 
@@ -109,7 +109,7 @@ fn karpov_miles_white_cannot_claim_but_black_can_by_announcing_ra4() {
     let announced: Vec<String> = claims
         .threefold_by_moves
         .iter()
-        .map(|&m| uci_text(m))
+        .map(|&m| uci_text(m, CastlingMode::Standard))
         .collect();
     assert_eq!(
         announced,
@@ -141,7 +141,11 @@ fn pest_paris_fivefold_first_at_ply_52() {
         g.first_automatic_end(),
         Some((52, AutomaticEnd::FivefoldRepetition))
     );
-    assert_eq!(uci_text(g.moves()[51]), "d6c7", "26...Bc7 is the 52nd ply");
+    assert_eq!(
+        uci_text(g.moves()[51], CastlingMode::Standard),
+        "d6c7",
+        "26...Bc7 is the 52nd ply"
+    );
     assert_eq!(g.automatic_end(), None, "the final position itself is new");
 }
 

@@ -1,6 +1,11 @@
 //! Search behaviour through the library: mates with the right distance, draws scored 0.
 
 use threefold::game::{Game, parse_fen, uci_text};
+
+/// A move in standard UCI notation.
+fn text(m: shakmaty::Move) -> String {
+    uci_text(m, shakmaty::CastlingMode::Standard)
+}
 use threefold::search::score::{UciScore, uci_score};
 use threefold::search::{Limits, SearchResult, Searcher, Signals};
 
@@ -17,7 +22,7 @@ fn assert_mate(fen: &str, depth: u32, moves: i32, best: Option<&str>) {
     let result = search(fen, depth);
     assert_eq!(uci_score(result.score), UciScore::MateIn(moves), "{fen}");
     if let Some(best) = best {
-        assert_eq!(result.best.map(uci_text).as_deref(), Some(best), "{fen}");
+        assert_eq!(result.best.map(text).as_deref(), Some(best), "{fen}");
     }
 }
 
@@ -77,7 +82,7 @@ fn insufficient_material_scores_zero() {
 fn winning_a_queen_is_seen() {
     // The knight fork Nc7+ wins the queen on a8 (with a pawn left, so it is not a dead draw).
     let result = search("q3k3/8/8/3N4/8/8/4P3/4K3 w - - 0 1", 6);
-    assert_eq!(result.best.map(uci_text).as_deref(), Some("d5c7"));
+    assert_eq!(result.best.map(text).as_deref(), Some("d5c7"));
     assert!(result.score > 200, "score {}", result.score);
 }
 
@@ -115,7 +120,7 @@ fn a_draw_by_history_does_not_poison_the_hash_table() {
     let mut searcher = Searcher::new(8);
     let drawn = searcher.search(&with_history, &limits, &Signals::default(), &mut |_| {});
     assert_eq!(drawn.score, 0, "the threefold claim is Black's best");
-    assert_eq!(drawn.best.map(uci_text).as_deref(), Some("g8h8"));
+    assert_eq!(drawn.best.map(text).as_deref(), Some("g8h8"));
     // The root's draw rests on positions before it: its entry may guide move ordering but
     // must not be deep enough to cut off a later search of the same position.
     if let Some(entry) = searcher.tt.probe(with_history.key()) {
@@ -146,12 +151,12 @@ fn contempt_turns_a_taken_repetition_into_an_avoided_one() {
     };
     let mut searcher = Searcher::new(8);
     let taken = searcher.search(&game, &limits, &Signals::default(), &mut |_| {});
-    assert_eq!(taken.best.map(uci_text).as_deref(), Some("h8g8"));
+    assert_eq!(taken.best.map(text).as_deref(), Some("h8g8"));
     assert_eq!(taken.score, 0);
     searcher.clear();
     searcher.settings.contempt = 50;
     let avoided = searcher.search(&game, &limits, &Signals::default(), &mut |_| {});
-    assert_ne!(avoided.best.map(uci_text).as_deref(), Some("h8g8"));
+    assert_ne!(avoided.best.map(text).as_deref(), Some("h8g8"));
     assert!(
         avoided.score > -50,
         "playing on must beat the draw's -50, got {}",
@@ -232,10 +237,7 @@ fn upcoming_repetition_agrees_with_trying_every_move() {
                 fast,
                 slow,
                 "after {:?}",
-                game.moves()
-                    .iter()
-                    .map(|&m| uci_text(m))
-                    .collect::<Vec<_>>()
+                game.moves().iter().map(|&m| text(m)).collect::<Vec<_>>()
             );
             checked += 1;
             found += usize::from(fast);

@@ -13,7 +13,7 @@ pub use rules::{AutomaticEnd, Claims};
 
 use std::fmt;
 
-use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen, uci::UciMove};
+use shakmaty::{CastlingMode, Chess, FromSetup, Move, Position, fen::Fen, uci::UciMove};
 
 /// Why a FEN could not become a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,12 +53,31 @@ impl fmt::Display for MoveError {
 
 /// Parses a FEN into a standard chess position.
 pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
+    parse_fen_in(text, CastlingMode::Standard)
+}
+
+/// Parses a FEN in a castling mode; Chess960 also takes Shredder-FEN (`HAha`) and X-FEN
+/// castling rights. In standard mode, rights that only Chess960 allows are refused with a hint.
+pub fn parse_fen_in(text: &str, mode: CastlingMode) -> Result<Chess, FenError> {
     let fen: Fen = text
         .trim()
         .parse()
         .map_err(|e| FenError::Syntax(format!("{e}")))?;
-    fen.into_position(CastlingMode::Standard)
-        .map_err(|e| FenError::Illegal(format!("{e}")))
+    fen.clone().into_position(mode).map_err(|e| {
+        let chess960_only = mode == CastlingMode::Standard
+            && fen.into_position::<Chess>(CastlingMode::Chess960).is_ok();
+        let hint = if chess960_only {
+            "; these castling rights need the option UCI_Chess960"
+        } else {
+            ""
+        };
+        FenError::Illegal(format!("{e}{hint}"))
+    })
+}
+
+/// The standard start position, set up in a castling mode (it is also Chess960 position 518).
+pub fn start_position(mode: CastlingMode) -> Chess {
+    Chess::from_setup(shakmaty::Setup::default(), mode).unwrap_or_default()
 }
 
 /// Parses a move in UCI notation and checks that it is legal in `pos`.
@@ -70,9 +89,10 @@ pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, MoveError> {
         .map_err(|_| MoveError::Illegal(text.to_owned()))
 }
 
-/// Writes a move in UCI notation (standard castling, `e1g1`).
-pub fn uci_text(m: Move) -> String {
-    m.to_uci(CastlingMode::Standard).to_string()
+/// Writes a move in UCI notation: castling as `e1g1` in standard chess, as king takes rook
+/// (`e1h1`) in Chess960.
+pub fn uci_text(m: Move, mode: CastlingMode) -> String {
+    m.to_uci(mode).to_string()
 }
 
 /// A game: its start position, the moves played, and the key of every position since the start.
@@ -92,6 +112,11 @@ impl Default for Game {
 }
 
 impl Game {
+    /// The castling mode the game was set up in (moves are written in it).
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.start.castles().mode()
+    }
+
     /// A game starting at `start`, with no moves yet.
     pub fn new(start: Chess) -> Game {
         let key = position_key(&start);

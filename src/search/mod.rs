@@ -53,6 +53,8 @@ impl Signals {
 pub struct Iteration {
     pub depth: u32,
     pub seldepth: u32,
+    /// The line's rank when several are searched (MultiPV); None for a single line.
+    pub multipv: Option<usize>,
     /// From the side to move's point of view.
     pub score: i32,
     /// Some(true) when the score is a lower bound, Some(false) for an upper bound.
@@ -84,6 +86,8 @@ pub struct Settings {
     pub contempt: i32,
     /// Search threads: the main one and `threads - 1` helpers (Lazy SMP).
     pub threads: usize,
+    /// How many best lines to find (MultiPV).
+    pub multi_pv: usize,
 }
 
 impl Default for Settings {
@@ -92,6 +96,7 @@ impl Default for Settings {
             move_overhead_ms: 10,
             contempt: 0,
             threads: 1,
+            multi_pv: 1,
         }
     }
 }
@@ -207,7 +212,13 @@ impl Searcher {
                     ..it.clone()
                 });
             };
-            iterative_deepening(&mut worker, game, &mut result, &mut report_all);
+            iterative_deepening(
+                &mut worker,
+                game,
+                &mut result,
+                &mut report_all,
+                settings.multi_pv,
+            );
             helper_signals.stop.store(true, Ordering::SeqCst);
             result.nodes = worker.nodes;
             for handle in handles {
@@ -310,10 +321,63 @@ fn iterative_deepening(
     game: &Game,
     result: &mut SearchResult,
     report: &mut dyn FnMut(&Iteration),
+    multi_pv: usize,
 ) {
     let max_depth = max_depth(worker.limits);
+    let all_moves = worker.root_moves.clone();
+    let lines_wanted = multi_pv.clamp(1, all_moves.len().max(1));
     for depth in 1..=max_depth {
         worker.seldepth = 0;
+        let lines = best_lines(worker, game, depth, &all_moves, lines_wanted);
+        worker.root_moves = all_moves.clone();
+        if lines.is_empty() || (worker.stopped && depth > 1) {
+            break;
+        }
+        let (score, pv) = &lines[0];
+        result.best = pv.first().copied();
+        result.ponder = pv.get(1).copied();
+        result.score = *score;
+        result.depth = depth;
+        result.pv = pv.clone();
+        if worker.stopped {
+            break;
+        }
+        for (index, (score, pv)) in lines.iter().enumerate() {
+            report(&Iteration {
+                depth,
+                seldepth: worker.seldepth.max(depth),
+                multipv: (multi_pv > 1).then_some(index + 1),
+                score: *score,
+                bound: None,
+                nodes: worker.nodes,
+                elapsed: worker.started.elapsed(),
+                hashfull: worker.tt.hashfull(),
+                pv: pv.clone(),
+            });
+        }
+        if worker.should_stop_after_iteration(lines[0].0) {
+            break;
+        }
+    }
+}
+
+/// One iteration's `count` best lines, best first: each a full-window search of the root moves
+/// not yet heading a line (MultiPV). Each line is scored on its own, so a draw one move allows
+/// does not pull the other lines to 0.00.
+fn best_lines(
+    worker: &mut Worker,
+    game: &Game,
+    depth: u32,
+    all_moves: &[Move],
+    count: usize,
+) -> Vec<(i32, Vec<Move>)> {
+    let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+    for _ in 0..count {
+        worker.root_moves = all_moves
+            .iter()
+            .copied()
+            .filter(|m| !lines.iter().any(|(_, pv)| pv.first() == Some(m)))
+            .collect();
         let score = worker.negamax(
             game.position(),
             game.key(),
@@ -322,38 +386,22 @@ fn iterative_deepening(
             INFINITE,
             0,
         );
-        if worker.stopped && depth > 1 {
+        let mut pv = worker.pv[0].clone();
+        if pv.is_empty() || (worker.stopped && !lines.is_empty()) {
             break;
         }
-        let mut pv = worker.pv[0].clone();
         if score == worker.draw_score(0) {
             // The search stops a line where the side to move can repeat; show that move too.
             line::complete_repetition(game, &mut pv);
         }
-        if let Some(&best) = pv.first() {
-            result.best = Some(best);
-            result.ponder = pv.get(1).copied();
-            result.score = score;
-            result.depth = depth;
-            result.pv = pv.clone();
-        }
+        lines.push((score, pv));
         if worker.stopped {
             break;
         }
-        report(&Iteration {
-            depth,
-            seldepth: worker.seldepth.max(depth),
-            score,
-            bound: None,
-            nodes: worker.nodes,
-            elapsed: worker.started.elapsed(),
-            hashfull: worker.tt.hashfull(),
-            pv,
-        });
-        if worker.should_stop_after_iteration(score) {
-            break;
-        }
     }
+    // Later lines may score above earlier ones when a search was cut; keep the order honest.
+    lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+    lines
 }
 
 /// The depth limit: `go depth`, twice the moves of `go mate`, or the maximum.

@@ -16,7 +16,7 @@ use super::reader::Input;
 use super::report::{bestmove_line, info_line};
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::game::AutomaticEnd;
-use crate::game::{Game, parse_fen, parse_uci_move, uci_text};
+use crate::game::{Game, parse_fen_in, parse_uci_move, start_position, uci_text};
 use crate::search::line::{RepetitionLine, ends_in_repetition};
 use crate::search::time::TimeManager;
 use crate::search::{
@@ -237,6 +237,8 @@ impl Engine {
             Change::Ponder(on) => self.options.ponder = on,
             Change::Contempt(cp) => self.options.contempt = cp,
             Change::AnalyseMode(on) => self.options.analyse_mode = on,
+            Change::Chess960(on) => self.options.chess960 = on,
+            Change::MultiPv(n) => self.options.multi_pv = n,
         }
     }
 
@@ -247,14 +249,15 @@ impl Engine {
             error(w);
         }
         let bare_fen = matches!(start, StartPosition::Fen(_)) && moves.is_empty();
+        let mode = self.options.castling_mode();
         let start_pos = match start {
-            StartPosition::Standard => shakmaty::Chess::default(),
+            StartPosition::Standard => start_position(mode),
             StartPosition::Fen(text) if text.is_empty() => {
                 return error(
                     "position needs 'startpos' or 'fen <fen>'; keeping the previous position",
                 );
             }
-            StartPosition::Fen(text) => match parse_fen(&text) {
+            StartPosition::Fen(text) => match parse_fen_in(&text, mode) {
                 Ok(pos) => pos,
                 Err(e) => return error(&format!("{e} in '{text}'; keeping the previous position")),
             },
@@ -296,6 +299,7 @@ impl Engine {
         searcher.settings.move_overhead_ms = self.options.move_overhead_ms;
         searcher.settings.contempt = self.options.effective_contempt();
         searcher.settings.threads = self.options.threads;
+        searcher.settings.multi_pv = self.options.multi_pv;
         report_draw_rules(&self.game);
         if self.debug {
             report_time_budget(&limits, self.options.move_overhead_ms);
@@ -315,7 +319,7 @@ impl Engine {
                     // Never leave the GUI waiting: answer with some legal move, and start afresh.
                     error("internal error in the search; answering with a legal move");
                     let fallback = game.position().legal_moves().first().copied();
-                    send(&bestmove_line(fallback, None));
+                    send(&bestmove_line(fallback, None, game.castling_mode()));
                     let hash_mib = searcher.tt.size_mib().max(1);
                     searcher = Searcher::new(hash_mib);
                 }
@@ -332,7 +336,7 @@ impl Engine {
             Err(e) => {
                 error(&format!("cannot start the search thread: {e}"));
                 let fallback = self.game.position().legal_moves().first().copied();
-                send(&bestmove_line(fallback, None));
+                send(&bestmove_line(fallback, None, self.game.castling_mode()));
             }
         }
     }
@@ -376,9 +380,10 @@ impl Engine {
     fn perft(&mut self, depth: u32) {
         let started = Instant::now();
         let pos = self.game.position();
+        let mode = self.game.castling_mode();
         let mut total = 0;
         for (m, count) in crate::perft::divide(pos, depth) {
-            send(&format!("{}: {count}", uci_text(m)));
+            send(&format!("{}: {count}", uci_text(m, mode)));
             total += count;
         }
         let ms = started.elapsed().as_millis();
@@ -500,7 +505,8 @@ fn report_best_line(game: &Game, result: &SearchResult, contempt: i32) {
     if result.score != -contempt || result.pv.is_empty() {
         return;
     }
-    let line: Vec<String> = result.pv.iter().map(|&m| uci_text(m)).collect();
+    let mode = game.castling_mode();
+    let line: Vec<String> = result.pv.iter().map(|&m| uci_text(m, mode)).collect();
     match ends_in_repetition(game, &result.pv) {
         Some(RepetitionLine::PerpetualCheck(color)) => info_string(&format!(
             "the best line is a draw by perpetual check ({} gives check on every move): {}",
@@ -521,7 +527,8 @@ fn report_best_line(game: &Game, result: &SearchResult, contempt: i32) {
 
 /// Runs on the search thread: searches, waits if `go infinite`/`ponder` asks it to, answers.
 fn search_and_answer(searcher: &mut Searcher, game: &Game, limits: &Limits, signals: &Signals) {
-    let result = searcher.search(game, limits, signals, &mut |it| send(&info_line(it)));
+    let mode = game.castling_mode();
+    let result = searcher.search(game, limits, signals, &mut |it| send(&info_line(it, mode)));
     if result.best.is_none() {
         let score = if game.position().is_check() {
             "mate 0"
@@ -537,5 +544,5 @@ fn search_and_answer(searcher: &mut Searcher, game: &Game, limits: &Limits, sign
     {
         thread::sleep(Duration::from_millis(1));
     }
-    send(&bestmove_line(result.best, result.ponder));
+    send(&bestmove_line(result.best, result.ponder, mode));
 }

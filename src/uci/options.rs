@@ -1,5 +1,6 @@
 //! The engine's UCI options: how they are announced and how `setoption` values are checked.
 
+use shakmaty::CastlingMode;
 use vampirc_uci::UciOptionConfig;
 
 /// Current option values.
@@ -13,12 +14,25 @@ pub struct Options {
     pub contempt: i32,
     /// While a GUI analyses (rather than plays), contempt is off.
     pub analyse_mode: bool,
+    /// Chess960 castling: FENs with any castling rook, castling written king takes rook.
+    pub chess960: bool,
+    /// How many best lines to search and report.
+    pub multi_pv: usize,
 }
 
 impl Options {
     /// The contempt in force: none while analysing.
     pub fn effective_contempt(&self) -> i32 {
         if self.analyse_mode { 0 } else { self.contempt }
+    }
+
+    /// The castling mode positions are set up and moves written in.
+    pub fn castling_mode(&self) -> CastlingMode {
+        if self.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
     }
 }
 
@@ -31,6 +45,8 @@ impl Default for Options {
             ponder: false,
             contempt: 0,
             analyse_mode: false,
+            chess960: false,
+            multi_pv: 1,
         }
     }
 }
@@ -39,6 +55,7 @@ pub const HASH_MAX_MIB: i64 = 65_536;
 pub const THREADS_MAX: i64 = 1024;
 pub const MOVE_OVERHEAD_MAX: i64 = 5000;
 pub const CONTEMPT_LIMIT: i64 = 1000;
+pub const MULTI_PV_MAX: i64 = 256;
 
 /// A valid `setoption`, ready to apply.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +67,8 @@ pub enum Change {
     Ponder(bool),
     Contempt(i32),
     AnalyseMode(bool),
+    Chess960(bool),
+    MultiPv(usize),
 }
 
 /// The `option ...` lines of the `uci` answer.
@@ -90,6 +109,16 @@ pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
             name: "UCI_AnalyseMode".into(),
             default: Some(defaults.analyse_mode),
         },
+        UciOptionConfig::Check {
+            name: "UCI_Chess960".into(),
+            default: Some(defaults.chess960),
+        },
+        UciOptionConfig::Spin {
+            name: "MultiPV".into(),
+            default: Some(defaults.multi_pv as i64),
+            min: Some(1),
+            max: Some(MULTI_PV_MAX),
+        },
     ]
 }
 
@@ -126,6 +155,11 @@ pub fn parse_change(name: &str, value: Option<&str>, current: &Options) -> Resul
         .map(|v| Change::Contempt(v as i32))
     } else if is("UCI_AnalyseMode") {
         check(name, value, current.analyse_mode).map(Change::AnalyseMode)
+    } else if is("UCI_Chess960") {
+        check(name, value, current.chess960).map(Change::Chess960)
+    } else if is("MultiPV") {
+        spin(name, value, 1, MULTI_PV_MAX, current.multi_pv as i64)
+            .map(|v| Change::MultiPv(v as usize))
     } else {
         Err(format!(
             "unknown option '{name}' (the 'uci' command lists the options)"

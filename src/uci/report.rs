@@ -1,6 +1,6 @@
 //! Formats search output as UCI lines, through vampirc-uci's message types.
 
-use shakmaty::Move;
+use shakmaty::{CastlingMode, Move};
 use vampirc_uci::{
     Duration, Serializable, UciInfoAttribute, UciMessage, UciMove, UciPiece, UciSquare,
 };
@@ -10,8 +10,8 @@ use crate::search::Iteration;
 use crate::search::score::{UciScore, uci_score};
 
 /// A shakmaty move as vampirc-uci's move, through the UCI text.
-pub fn to_vampirc(m: Move) -> Option<UciMove> {
-    let text = uci_text(m);
+pub fn to_vampirc(m: Move, mode: CastlingMode) -> Option<UciMove> {
+    let text = uci_text(m, mode);
     let b = text.as_bytes();
     if b.len() < 4 {
         return None;
@@ -32,16 +32,21 @@ pub fn to_vampirc(m: Move) -> Option<UciMove> {
 }
 
 /// The `info depth ... pv ...` line of a finished iteration.
-pub fn info_line(it: &Iteration) -> String {
+pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
     let (cp, mate) = match uci_score(it.score) {
         UciScore::Centipawns(cp) => (Some(cp), None),
         UciScore::MateIn(n) => (None, Some(n.clamp(-127, 127) as i8)),
     };
     let ms = it.elapsed.as_millis() as u64;
     let nps = it.nodes * 1000 / ms.max(1);
-    let attributes = vec![
+    let mut attributes = vec![
         UciInfoAttribute::Depth(it.depth.min(255) as u8),
         UciInfoAttribute::SelDepth(it.seldepth.min(255) as u8),
+    ];
+    if let Some(rank) = it.multipv {
+        attributes.push(UciInfoAttribute::MultiPv(rank.min(u16::MAX as usize) as u16));
+    }
+    attributes.extend([
         UciInfoAttribute::Score {
             cp,
             mate,
@@ -52,17 +57,17 @@ pub fn info_line(it: &Iteration) -> String {
         UciInfoAttribute::Nps(nps),
         UciInfoAttribute::HashFull(it.hashfull.min(1000) as u16),
         UciInfoAttribute::Time(Duration::milliseconds(ms as i64)),
-        UciInfoAttribute::Pv(it.pv.iter().filter_map(|&m| to_vampirc(m)).collect()),
-    ];
+        UciInfoAttribute::Pv(it.pv.iter().filter_map(|&m| to_vampirc(m, mode)).collect()),
+    ]);
     UciMessage::Info(attributes).serialize()
 }
 
 /// The `bestmove` line; `bestmove 0000` when there is no legal move.
-pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>) -> String {
-    match best.and_then(to_vampirc) {
+pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) -> String {
+    match best.and_then(|m| to_vampirc(m, mode)) {
         Some(best_move) => UciMessage::BestMove {
             best_move,
-            ponder: ponder.and_then(to_vampirc),
+            ponder: ponder.and_then(|m| to_vampirc(m, mode)),
         }
         .serialize(),
         None => "bestmove 0000".to_owned(),

@@ -1,0 +1,115 @@
+//! Chess960: perft of the 960 standard positions (tests/data/chess960.perft, the counts of
+//! chessprogramming.org "Chess960 Perft Results"), and castling through UCI with `UCI_Chess960`.
+
+mod common;
+
+use std::time::Duration;
+
+use shakmaty::CastlingMode;
+use threefold::game::parse_fen_in;
+use threefold::perft::perft;
+
+use common::Uci;
+
+const SECOND: Duration = Duration::from_secs(1);
+
+/// (FEN, [(depth, count)]) for each position of the data file.
+fn positions() -> Vec<(String, Vec<(u32, u64)>)> {
+    let text = include_str!("data/chess960.perft");
+    let mut out: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(fen) = line.strip_prefix("epd ") {
+            out.push((fen.to_owned(), Vec::new()));
+        } else if let Some(rest) = line.strip_prefix("perft ") {
+            let mut fields = rest
+                .split_whitespace()
+                .map(|f| f.parse::<u64>().expect("number"));
+            let (depth, count) = (fields.next().expect("depth"), fields.next().expect("count"));
+            out.last_mut()
+                .expect("epd first")
+                .1
+                .push((depth as u32, count));
+        }
+    }
+    out
+}
+
+/// Every position to depth 4 (563 million leaves, counted in seconds); `PERFT960_DEPTH=6`
+/// checks all the counts of the file.
+#[test]
+fn perft_of_the_960_positions() {
+    let max_depth: u32 = std::env::var("PERFT960_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(4);
+    let all = positions();
+    assert_eq!(all.len(), 960);
+    for (fen, counts) in &all {
+        let pos = parse_fen_in(fen, CastlingMode::Chess960).expect("Chess960 FEN parses");
+        for &(depth, expected) in counts.iter().filter(|(d, _)| *d <= max_depth) {
+            assert_eq!(perft(&pos, depth), expected, "perft {depth} of {fen}");
+        }
+    }
+}
+
+#[test]
+fn chess960_fens_need_the_option() {
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let err = threefold::game::parse_fen(fen).expect_err("not standard castling");
+    assert!(err.to_string().contains("UCI_Chess960"), "{err}");
+}
+
+/// The `Key:` line of `d`.
+fn key(e: &mut Uci) -> String {
+    e.send("d");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("Key: "));
+    lines.last().cloned().unwrap_or_default()
+}
+
+#[test]
+fn castling_round_trip_is_king_takes_rook() {
+    let mut e = Uci::handshake();
+    e.send("setoption name UCI_Chess960 value true");
+    // King b1, rooks a1 and e1: both castlings are legal for White.
+    e.send("position fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1");
+    e.send("go perft 1");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("Nodes searched"));
+    assert!(lines.iter().any(|l| l == "b1e1: 1"), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "b1a1: 1"), "{lines:?}");
+    e.send("go depth 2 searchmoves b1e1");
+    let (_, mv) = e.bestmove(5 * SECOND);
+    assert_eq!(mv, "b1e1");
+    // After O-O the king stands on g1 and the rook on f1.
+    e.send("position fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1 moves b1e1");
+    e.send("d");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("Fen: "));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Fen: rk2r3/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn shredder_fen_and_x_fen_name_the_same_position() {
+    let mut e = Uci::handshake();
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1");
+    let shredder = key(&mut e);
+    e.send("position fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w KQkq - 0 1");
+    let x_fen = key(&mut e);
+    assert_eq!(shredder, x_fen);
+}
+
+#[test]
+fn standard_castling_is_written_e1g1_and_king_takes_rook_in_chess960() {
+    let moves = "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6";
+    for (chess960, castle) in [(false, "e1g1"), (true, "e1h1")] {
+        let mut e = Uci::handshake();
+        e.send(&format!("setoption name UCI_Chess960 value {chess960}"));
+        e.send(&format!("position startpos moves {moves}"));
+        e.send(&format!("go depth 1 searchmoves {castle}"));
+        let (_, mv) = e.bestmove(5 * SECOND);
+        assert_eq!(mv, castle);
+    }
+}

@@ -10,6 +10,7 @@ use super::mates_within;
 use super::ordering::{Heuristics, capture_score, material_gain, pick_next};
 use super::repetition::KeyStack;
 use super::score::{DRAW, INFINITE, MATE, MAX_PLY, from_table, is_mate, mated_in, to_table};
+use super::tablebase::{Outcome, RootResult, TB_WIN, Tables};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use crate::eval::evaluate;
@@ -35,6 +36,13 @@ pub struct Worker<'a> {
     pub nodes: u64,
     /// Where this thread publishes its node count for the `info` lines (helpers only).
     pub published_nodes: Option<&'a AtomicU64>,
+    /// Syzygy tables to probe, if loaded.
+    pub tables: Option<&'a Tables>,
+    /// See `Settings::syzygy_probe_depth`.
+    pub probe_depth: i32,
+    pub tbhits: u64,
+    /// What the tables say of the root position, if it is in them.
+    pub root_tb: Option<RootResult>,
     pub seldepth: u32,
     pub stopped: bool,
     /// Centipawns a draw costs the side to move at the root (and gains the other side).
@@ -239,6 +247,10 @@ impl Worker<'_> {
             }
         }
 
+        if !is_root && let Some(score) = self.probe_tables(pos, depth, alpha, beta, ply) {
+            return score;
+        }
+
         let in_check = pos.is_check();
         let static_eval = if in_check { -INFINITE } else { evaluate(pos) };
 
@@ -348,6 +360,32 @@ impl Worker<'_> {
                 .store(key, best_move, stored, static_eval, depth, bound);
         }
         best_score
+    }
+
+    /// A WDL probe right after a capture or pawn move (the clock at 0, so the fifty-move rule is
+    /// fully accounted for); returns the score when it settles the node.
+    fn probe_tables(
+        &mut self,
+        pos: &Chess,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let tables = self.tables?;
+        if pos.halfmoves() != 0 || !tables.covers(pos) {
+            return None;
+        }
+        if pos.board().occupied().count() == tables.max_pieces() && depth < self.probe_depth {
+            return None;
+        }
+        let outcome = tables.wdl_after_zeroing(pos)?;
+        self.tbhits += 1;
+        match outcome {
+            Outcome::Draw => Some(self.draw_score(ply)),
+            Outcome::Win => Some(TB_WIN - ply as i32).filter(|&score| score >= beta),
+            Outcome::Loss => Some(-TB_WIN + ply as i32).filter(|&score| score <= alpha),
+        }
     }
 
     /// Null-move pruning: let the opponent move twice; if we still beat beta, cut.

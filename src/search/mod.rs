@@ -14,9 +14,11 @@ pub mod line;
 pub mod ordering;
 pub mod repetition;
 pub mod score;
+pub mod tablebase;
 pub mod time;
 pub mod tt;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -29,6 +31,7 @@ pub use limits::{Clock, Limits};
 use ordering::Heuristics;
 use repetition::KeyStack;
 use score::{INFINITE, MATE, MAX_PLY, is_mate};
+use tablebase::Tables;
 use time::TimeManager;
 use tt::TranspositionTable;
 
@@ -55,6 +58,8 @@ pub struct Iteration {
     pub seldepth: u32,
     /// The line's rank when several are searched (MultiPV); None for a single line.
     pub multipv: Option<usize>,
+    /// Tablebase probes so far (None without tables).
+    pub tbhits: Option<u64>,
     /// From the side to move's point of view.
     pub score: i32,
     /// Some(true) when the score is a lower bound, Some(false) for an upper bound.
@@ -88,6 +93,9 @@ pub struct Settings {
     pub threads: usize,
     /// How many best lines to find (MultiPV).
     pub multi_pv: usize,
+    /// Remaining depth from which positions with as many pieces as the largest tables are
+    /// probed (smaller ones always are).
+    pub syzygy_probe_depth: i32,
 }
 
 impl Default for Settings {
@@ -97,6 +105,7 @@ impl Default for Settings {
             contempt: 0,
             threads: 1,
             multi_pv: 1,
+            syzygy_probe_depth: 1,
         }
     }
 }
@@ -111,6 +120,8 @@ pub struct Searcher {
     /// The move-ordering tables of the helper threads, one each.
     helper_heuristics: Vec<Heuristics>,
     pub settings: Settings,
+    /// Syzygy tables, when `SyzygyPath` names some.
+    pub tables: Option<Arc<Tables>>,
 }
 
 impl Searcher {
@@ -121,6 +132,7 @@ impl Searcher {
             heuristics: Heuristics::default(),
             helper_heuristics: Vec::new(),
             settings: Settings::default(),
+            tables: None,
         }
     }
 
@@ -154,7 +166,14 @@ impl Searcher {
             .iter_mut()
             .for_each(Heuristics::new_search);
         let root = game.position().clone();
-        let root_moves = root_moves(&root, limits);
+        let mut root_moves = root_moves(&root, limits);
+        let tables = self.tables.as_deref();
+        // In the tables, only the moves that keep the best result under the fifty-move rule.
+        let mut root_tb = None;
+        if let Some((kept, result)) = tables.and_then(|t| t.rank_root_moves(&root, &root_moves)) {
+            root_moves = kept;
+            root_tb = Some(result);
+        }
         let Some(&fallback) = root_moves.first() else {
             return SearchResult::default();
         };
@@ -174,7 +193,7 @@ impl Searcher {
         thread::scope(|scope| {
             let mut handles = Vec::new();
             for (id, heuristics) in self.helper_heuristics.iter_mut().enumerate() {
-                let helper = Worker::new(
+                let mut helper = Worker::new(
                     tt,
                     heuristics,
                     &helper_signals,
@@ -183,6 +202,7 @@ impl Searcher {
                     settings,
                     root_moves.clone(),
                 );
+                helper.tables = tables;
                 let published = &helper_nodes[id];
                 let spawned = thread::Builder::new()
                     .name(format!("search-helper-{}", id + 1))
@@ -204,6 +224,8 @@ impl Searcher {
                 settings,
                 root_moves,
             );
+            worker.tables = tables;
+            worker.root_tb = root_tb;
             let mut report_all = |it: &Iteration| {
                 let helper_total: u64 =
                     helper_nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
@@ -259,6 +281,10 @@ impl<'a> Worker<'a> {
             root_moves,
             nodes: 0,
             published_nodes: None,
+            tables: None,
+            probe_depth: settings.syzygy_probe_depth,
+            tbhits: 0,
+            root_tb: None,
             seldepth: 0,
             stopped: false,
             contempt: settings.contempt,
@@ -336,7 +362,7 @@ fn iterative_deepening(
         let (score, pv) = &lines[0];
         result.best = pv.first().copied();
         result.ponder = pv.get(1).copied();
-        result.score = *score;
+        result.score = shown_score(worker, *score);
         result.depth = depth;
         result.pv = pv.clone();
         if worker.stopped {
@@ -347,7 +373,8 @@ fn iterative_deepening(
                 depth,
                 seldepth: worker.seldepth.max(depth),
                 multipv: (multi_pv > 1).then_some(index + 1),
-                score: *score,
+                score: shown_score(worker, *score),
+                tbhits: worker.tables.map(|_| worker.tbhits),
                 bound: None,
                 nodes: worker.nodes,
                 elapsed: worker.started.elapsed(),
@@ -358,6 +385,14 @@ fn iterative_deepening(
         if worker.should_stop_after_iteration(lines[0].0) {
             break;
         }
+    }
+}
+
+/// The score to show: the tables' verdict at the root, unless the search found a mate.
+fn shown_score(worker: &Worker, score: i32) -> i32 {
+    match worker.root_tb {
+        Some(result) if !is_mate(score) => result.score(worker.draw_score(0)),
+        _ => score,
     }
 }
 

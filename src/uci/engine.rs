@@ -18,6 +18,7 @@ use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen_in, parse_uci_move, start_position, uci_text};
 use crate::search::line::{RepetitionLine, ends_in_repetition};
+use crate::search::tablebase::Tables;
 use crate::search::time::TimeManager;
 use crate::search::{
     Clock, Limits, MAX_DEPTH, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
@@ -202,6 +203,22 @@ impl Engine {
                 Err(e) => error(&e.0),
             },
             Change::ClearHash => searcher.clear(),
+            Change::SyzygyPath(path) if path.is_empty() => {
+                searcher.tables = None;
+                self.options.syzygy_path = path;
+            }
+            Change::SyzygyPath(path) => match Tables::load(&path) {
+                Ok(tables) => {
+                    info_string(&format!(
+                        "Syzygy: {} table files, up to {} pieces, from '{path}'",
+                        tables.files,
+                        tables.max_pieces()
+                    ));
+                    searcher.tables = Some(tables);
+                    self.options.syzygy_path = path;
+                }
+                Err(e) => error(&format!("{}; keeping the previous tables", e.0)),
+            },
             _ => {}
         }
     }
@@ -217,13 +234,18 @@ impl Engine {
             Err(why) => return error(&why),
         };
         match change {
-            Change::Hash(_) | Change::ClearHash if self.search_is_running() => {
+            Change::Hash(_) | Change::ClearHash | Change::SyzygyPath(_)
+                if self.search_is_running() =>
+            {
                 info_string(&format!(
                     "{name} will take effect when the current search ends"
                 ));
                 self.pending_table_changes.push(change);
             }
-            Change::Hash(_) | Change::ClearHash => self.apply_table_change(change),
+            Change::Hash(_) | Change::ClearHash | Change::SyzygyPath(_) => {
+                self.apply_table_change(change)
+            }
+            Change::SyzygyProbeDepth(depth) => self.options.syzygy_probe_depth = depth,
             Change::Threads(n) => {
                 self.options.threads = n;
                 let cores = thread::available_parallelism().map_or(1, |c| c.get());
@@ -300,6 +322,7 @@ impl Engine {
         searcher.settings.contempt = self.options.effective_contempt();
         searcher.settings.threads = self.options.threads;
         searcher.settings.multi_pv = self.options.multi_pv;
+        searcher.settings.syzygy_probe_depth = self.options.syzygy_probe_depth;
         report_draw_rules(&self.game);
         if self.debug {
             report_time_budget(&limits, self.options.move_overhead_ms);
@@ -321,7 +344,9 @@ impl Engine {
                     let fallback = game.position().legal_moves().first().copied();
                     send(&bestmove_line(fallback, None, game.castling_mode()));
                     let hash_mib = searcher.tt.size_mib().max(1);
+                    let tables = searcher.tables.take();
                     searcher = Searcher::new(hash_mib);
+                    searcher.tables = tables;
                 }
                 searcher
             });

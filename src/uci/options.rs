@@ -18,6 +18,10 @@ pub struct Options {
     pub chess960: bool,
     /// How many best lines to search and report.
     pub multi_pv: usize,
+    /// Directories of Syzygy tables, separated by `:` (empty: none).
+    pub syzygy_path: String,
+    /// See `search::Settings::syzygy_probe_depth`.
+    pub syzygy_probe_depth: i32,
 }
 
 impl Options {
@@ -47,6 +51,8 @@ impl Default for Options {
             analyse_mode: false,
             chess960: false,
             multi_pv: 1,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 1,
         }
     }
 }
@@ -56,6 +62,9 @@ pub const THREADS_MAX: i64 = 1024;
 pub const MOVE_OVERHEAD_MAX: i64 = 5000;
 pub const CONTEMPT_LIMIT: i64 = 1000;
 pub const MULTI_PV_MAX: i64 = 256;
+pub const SYZYGY_PROBE_DEPTH_MAX: i64 = 100;
+/// What GUIs show for an empty string option (the UCI convention).
+pub const EMPTY: &str = "<empty>";
 
 /// A valid `setoption`, ready to apply.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +78,9 @@ pub enum Change {
     AnalyseMode(bool),
     Chess960(bool),
     MultiPv(usize),
+    /// The new `SyzygyPath`, empty for none.
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
 }
 
 /// The `option ...` lines of the `uci` answer.
@@ -119,6 +131,16 @@ pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
             min: Some(1),
             max: Some(MULTI_PV_MAX),
         },
+        UciOptionConfig::String {
+            name: "SyzygyPath".into(),
+            default: Some(EMPTY.into()),
+        },
+        UciOptionConfig::Spin {
+            name: "SyzygyProbeDepth".into(),
+            default: Some(defaults.syzygy_probe_depth as i64),
+            min: Some(1),
+            max: Some(SYZYGY_PROBE_DEPTH_MAX),
+        },
     ]
 }
 
@@ -157,6 +179,22 @@ pub fn parse_change(name: &str, value: Option<&str>, current: &Options) -> Resul
         check(name, value, current.analyse_mode).map(Change::AnalyseMode)
     } else if is("UCI_Chess960") {
         check(name, value, current.chess960).map(Change::Chess960)
+    } else if is("SyzygyPath") {
+        let path = value.unwrap_or("").trim();
+        Ok(Change::SyzygyPath(if path == EMPTY {
+            String::new()
+        } else {
+            path.to_owned()
+        }))
+    } else if is("SyzygyProbeDepth") {
+        spin(
+            name,
+            value,
+            1,
+            SYZYGY_PROBE_DEPTH_MAX,
+            current.syzygy_probe_depth as i64,
+        )
+        .map(|v| Change::SyzygyProbeDepth(v as i32))
     } else if is("MultiPV") {
         spin(name, value, 1, MULTI_PV_MAX, current.multi_pv as i64)
             .map(|v| Change::MultiPv(v as usize))

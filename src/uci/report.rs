@@ -57,8 +57,13 @@ pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
         UciInfoAttribute::Nps(nps),
         UciInfoAttribute::HashFull(it.hashfull.min(1000) as u16),
         UciInfoAttribute::Time(Duration::milliseconds(ms as i64)),
-        UciInfoAttribute::Pv(it.pv.iter().filter_map(|&m| to_vampirc(m, mode)).collect()),
     ]);
+    if let Some(hits) = it.tbhits {
+        attributes.push(UciInfoAttribute::TbHits(hits));
+    }
+    attributes.push(UciInfoAttribute::Pv(
+        it.pv.iter().filter_map(|&m| to_vampirc(m, mode)).collect(),
+    ));
     UciMessage::Info(attributes).serialize()
 }
 

@@ -327,3 +327,44 @@ fn bench_is_deterministic() {
     assert!(first > 1000);
     assert_eq!(first, run());
 }
+
+/// The `wdl W D L` triple of an info line.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let words: Vec<&str> = line.split(' ').collect();
+    let at = words.iter().position(|w| *w == "wdl")?;
+    let mut numbers = words[at + 1..at + 4].iter().map(|w| w.parse::<u32>().ok());
+    Some([numbers.next()??, numbers.next()??, numbers.next()??])
+}
+
+#[test]
+fn show_wdl_gives_per_mille_chances_and_a_drawn_line_is_mostly_draw() {
+    let mut e = started();
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("position startpos moves e2e4 d7d5 e4d5 d8d5");
+    e.send("go depth 6");
+    let (lines, _) = e.bestmove(10 * SECOND);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty());
+    for info in &infos {
+        let wdl = wdl_of(info).unwrap_or_else(|| panic!("no wdl in {info}"));
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{info}");
+    }
+    // King and bishop against king: a dead draw, proven by the search.
+    e.send("position fen 8/8/4k3/8/8/3BK3/8/8 w - - 0 1");
+    e.send("go depth 4");
+    let (lines, _) = e.bestmove(10 * SECOND);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("info");
+    assert_eq!(wdl_of(last), Some([0, 1000, 0]), "{last}");
+    // Without the option there is no wdl.
+    e.send("setoption name UCI_ShowWDL value false");
+    e.send("go depth 2");
+    let (lines, _) = e.bestmove(10 * SECOND);
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+}

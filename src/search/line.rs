@@ -1,10 +1,10 @@
-//! What a principal variation means for the game: does it end in a draw by repetition, and is
-//! that a perpetual check?
+//! What a principal variation means for the game: does it end in a draw by rule (and is a
+//! repetition a perpetual check)?
 
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::repetition::KeyStack;
-use crate::game::{Game, key_after};
+use crate::game::{Game, is_dead_by_material, key_after};
 
 /// How a line ends in a repetition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,4 +91,28 @@ pub fn ends_in_repetition(game: &Game, pv: &[Move]) -> Option<RepetitionLine> {
         replay.all_checks[i] && replay.moves_by[i] > 0
     });
     Some(checker.map_or(RepetitionLine::Repetition, RepetitionLine::PerpetualCheck))
+}
+
+/// True when `pv`, played after the game, reaches a draw by rule: a repetition (as the search
+/// counts it), the fifty-move clock at 100 without mate, a dead position, or stalemate.
+pub fn ends_in_draw(game: &Game, pv: &[Move]) -> bool {
+    let mut replay = Replay::new(game);
+    let drawn = |r: &Replay| {
+        r.is_repetition()
+            || (r.pos.halfmoves() >= 100 && !r.pos.is_checkmate())
+            || is_dead_by_material(&r.pos)
+            || r.pos.is_stalemate()
+    };
+    if drawn(&replay) {
+        return true;
+    }
+    for &m in pv {
+        if !replay.play(m) {
+            return false;
+        }
+        if drawn(&replay) {
+            return true;
+        }
+    }
+    false
 }

@@ -17,6 +17,7 @@ pub mod score;
 pub mod tablebase;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -17,9 +17,10 @@ use super::report::{bestmove_line, info_line};
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen_in, parse_uci_move, start_position, uci_text};
-use crate::search::line::{RepetitionLine, ends_in_repetition};
+use crate::search::line::{RepetitionLine, ends_in_draw, ends_in_repetition};
 use crate::search::tablebase::Tables;
 use crate::search::time::TimeManager;
+use crate::search::wdl;
 use crate::search::{
     Clock, Limits, MAX_DEPTH, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
 };
@@ -261,6 +262,7 @@ impl Engine {
             Change::AnalyseMode(on) => self.options.analyse_mode = on,
             Change::Chess960(on) => self.options.chess960 = on,
             Change::MultiPv(n) => self.options.multi_pv = n,
+            Change::ShowWdl(on) => self.options.show_wdl = on,
         }
     }
 
@@ -331,12 +333,13 @@ impl Engine {
         let game = self.game.clone();
         let thread_signals = Arc::clone(&signals);
         let waits_for_stop = limits.waits_for_stop();
+        let show_wdl = self.options.show_wdl;
         let spawned = thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    search_and_answer(&mut searcher, &game, &limits, &thread_signals);
+                    search_and_answer(&mut searcher, &game, &limits, &thread_signals, show_wdl);
                 }));
                 if outcome.is_err() {
                     // Never leave the GUI waiting: answer with some legal move, and start afresh.
@@ -551,9 +554,26 @@ fn report_best_line(game: &Game, result: &SearchResult, contempt: i32) {
 }
 
 /// Runs on the search thread: searches, waits if `go infinite`/`ponder` asks it to, answers.
-fn search_and_answer(searcher: &mut Searcher, game: &Game, limits: &Limits, signals: &Signals) {
+fn search_and_answer(
+    searcher: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    signals: &Signals,
+    show_wdl: bool,
+) {
     let mode = game.castling_mode();
-    let result = searcher.search(game, limits, signals, &mut |it| send(&info_line(it, mode)));
+    let material = wdl::material(game.position());
+    let draw = searcher.settings.contempt.saturating_neg();
+    let result = searcher.search(game, limits, signals, &mut |it| {
+        let chances = show_wdl.then(|| {
+            if it.score == draw && ends_in_draw(game, &it.pv) {
+                wdl::PROVEN_DRAW
+            } else {
+                wdl::expected(it.score, material)
+            }
+        });
+        send(&info_line(it, mode, chances))
+    });
     if result.best.is_none() {
         let score = if game.position().is_check() {
             "mate 0"

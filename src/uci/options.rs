@@ -18,6 +18,8 @@ pub struct Options {
     pub chess960: bool,
     /// How many best lines to search and report.
     pub multi_pv: usize,
+    /// `info ... wdl W D L` with every score.
+    pub show_wdl: bool,
     /// Directories of Syzygy tables, separated by `:` (empty: none).
     pub syzygy_path: String,
     /// See `search::Settings::syzygy_probe_depth`.
@@ -51,6 +53,7 @@ impl Default for Options {
             analyse_mode: false,
             chess960: false,
             multi_pv: 1,
+            show_wdl: false,
             syzygy_path: String::new(),
             syzygy_probe_depth: 1,
         }
@@ -78,6 +81,7 @@ pub enum Change {
     AnalyseMode(bool),
     Chess960(bool),
     MultiPv(usize),
+    ShowWdl(bool),
     /// The new `SyzygyPath`, empty for none.
     SyzygyPath(String),
     SyzygyProbeDepth(i32),
@@ -131,6 +135,10 @@ pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
             min: Some(1),
             max: Some(MULTI_PV_MAX),
         },
+        UciOptionConfig::Check {
+            name: "UCI_ShowWDL".into(),
+            default: Some(defaults.show_wdl),
+        },
         UciOptionConfig::String {
             name: "SyzygyPath".into(),
             default: Some(EMPTY.into()),
@@ -179,6 +187,8 @@ pub fn parse_change(name: &str, value: Option<&str>, current: &Options) -> Resul
         check(name, value, current.analyse_mode).map(Change::AnalyseMode)
     } else if is("UCI_Chess960") {
         check(name, value, current.chess960).map(Change::Chess960)
+    } else if is("UCI_ShowWDL") {
+        check(name, value, current.show_wdl).map(Change::ShowWdl)
     } else if is("SyzygyPath") {
         let path = value.unwrap_or("").trim();
         Ok(Change::SyzygyPath(if path == EMPTY {

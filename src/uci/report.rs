@@ -32,7 +32,8 @@ pub fn to_vampirc(m: Move, mode: CastlingMode) -> Option<UciMove> {
 }
 
 /// The `info depth ... pv ...` line of a finished iteration.
-pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
+/// With `wdl`, the line carries `wdl W D L` (per mille, for `UCI_ShowWDL`).
+pub fn info_line(it: &Iteration, mode: CastlingMode, wdl: Option<[u32; 3]>) -> String {
     let (cp, mate) = match uci_score(it.score) {
         UciScore::Centipawns(cp) => (Some(cp), None),
         UciScore::MateIn(n) => (None, Some(n.clamp(-127, 127) as i8)),
@@ -58,6 +59,9 @@ pub fn info_line(it: &Iteration, mode: CastlingMode) -> String {
         UciInfoAttribute::HashFull(it.hashfull.min(1000) as u16),
         UciInfoAttribute::Time(Duration::milliseconds(ms as i64)),
     ]);
+    if let Some([w, d, l]) = wdl {
+        attributes.push(UciInfoAttribute::Any("wdl".into(), format!("{w} {d} {l}")));
+    }
     if let Some(hits) = it.tbhits {
         attributes.push(UciInfoAttribute::TbHits(hits));
     }

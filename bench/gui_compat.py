@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""What a GUI or a python-chess script does with an engine, checked end to end.
+
+  python3 bench/gui_compat.py [--engine target/release/threefold]
+
+Uses python-chess (a real UCI client, `pip install chess`) the way GUIs and tournament managers
+do, in the order of a fastchess `--compliance` run: handshake and option list, `isready`,
+`ucinewgame`, every option set to a legal value, `position` + `go` with each kind of limit,
+`analyse(..., multipv=3)`, a pondering game (`go ponder`, `ponderhit`, `stop` during ponder),
+UCI_ShowWDL, Chess960 castling, and `quit`. Exits 1 at the first failure; CI runs it.
+"""
+import argparse, os, sys
+
+import chess, chess.engine
+
+FAILURES = []
+
+
+def check(condition, what):
+    print(('ok   ' if condition else 'FAIL ') + what, flush=True)
+    if not condition:
+        FAILURES.append(what)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--engine', default='target/release/threefold')
+    args = ap.parse_args()
+    engine = chess.engine.SimpleEngine.popen_uci(args.engine, timeout=20)
+    try:
+        run(engine)
+    finally:
+        engine.quit()
+    code = engine.protocol.returncode.result() if engine.protocol.returncode.done() else None
+    check(code == 0, f'quit ends the engine with status 0 (got {code})')
+    return 1 if FAILURES else 0
+
+
+def run(engine):
+    check(engine.id.get('name', '').startswith('Threefold'), f"id name: {engine.id.get('name')}")
+    wanted = {'Hash', 'Threads', 'MultiPV', 'Ponder', 'UCI_Chess960', 'UCI_ShowWDL', 'SyzygyPath',
+              'SyzygyProbeDepth', 'Move Overhead', 'Clear Hash', 'UCI_AnalyseMode', 'Contempt'}
+    check(wanted <= set(engine.options), f'options announced: {sorted(wanted - set(engine.options)) or "all"}')
+    engine.ping()
+    check(True, 'isready answered')
+
+    # Every option to a legal value, as a GUI's option dialog would send them.
+    engine.configure({'Hash': 32, 'Threads': 2, 'Move Overhead': 20, 'Contempt': 10,
+                      'SyzygyProbeDepth': 2})
+    engine.configure({'Clear Hash': None})
+    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'data', 'syzygy')
+    engine.configure({'SyzygyPath': os.path.normpath(tables)})
+    engine.ping()
+    check(True, 'options set')
+
+    board = chess.Board()
+    for limit in (chess.engine.Limit(depth=6), chess.engine.Limit(nodes=20000),
+                  chess.engine.Limit(time=0.2),
+                  chess.engine.Limit(white_clock=5, black_clock=5, white_inc=0.05, black_inc=0.05),
+                  chess.engine.Limit(white_clock=3, black_clock=3, remaining_moves=10)):
+        result = engine.play(board, limit, game='limits')
+        check(result.move in board.legal_moves, f'play with {limit}: {result.move}')
+
+    infos = engine.analyse(chess.Board('r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'),
+                           chess.engine.Limit(depth=7), multipv=3)
+    check(len(infos) == 3, f'analyse multipv=3 gives {len(infos)} lines')
+    scores = [i['score'].relative.score(mate_score=100000) for i in infos]
+    check(scores == sorted(scores, reverse=True), f'multipv lines sorted: {scores}')
+    check(len({i['pv'][0] for i in infos}) == 3, 'multipv lines start with different moves')
+
+    engine.configure({'UCI_ShowWDL': True})
+    info = engine.analyse(chess.Board('8/8/4k3/8/8/3BK3/8/8 w - - 0 1'), chess.engine.Limit(depth=5))
+    wdl = info.get('wdl')
+    check(wdl is not None and sum(wdl.relative) == 1000 and wdl.relative.draws == 1000,
+          f'wdl of a dead draw: {wdl}')
+    engine.configure({'UCI_ShowWDL': False})
+
+    info = engine.analyse(chess.Board('4k3/8/8/8/8/8/8/4K2Q w - - 0 1'), chess.engine.Limit(depth=5))
+    check(info.get('tbhits', 0) >= 0 and info['score'].relative.score(mate_score=100000) > 20000,
+          f"tablebase win scored {info['score']}")
+
+    # A pondering game: python-chess sends `go ponder` after each move and `ponderhit` or
+    # `stop` when the opponent's move is known.
+    board = chess.Board()
+    for _ in range(12):
+        result = engine.play(board, chess.engine.Limit(white_clock=3, black_clock=3, white_inc=0.05,
+                                                       black_inc=0.05), ponder=True, game='ponder')
+        if result.move is None:
+            break
+        check(result.move in board.legal_moves, f'ponder game move {result.move} (ponder {result.ponder})')
+        board.push(result.move)
+        if board.is_game_over():
+            break
+
+    # python-chess sets Ponder, MultiPV and UCI_Chess960 itself, from the call and the board.
+    board = chess.Board('rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1', chess960=True)
+    infos = engine.analyse(board, chess.engine.Limit(depth=3), root_moves=[chess.Move.from_uci('b1e1')])
+    check(infos['pv'][0] == chess.Move.from_uci('b1e1'), f"Chess960 castling round trip: {infos['pv'][0]}")
+
+
+if __name__ == '__main__':
+    sys.exit(main())

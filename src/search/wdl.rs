@@ -1,0 +1,76 @@
+//! Win/draw/loss expectations from a score, for `UCI_ShowWDL` (`info ... wdl W D L`).
+//!
+//! A logistic model fitted on Threefold's own games by `bench/fit_wdl.py`: the chance that the
+//! side to move wins is `1 / (1 + exp((a - cp) / b))`, that it loses `1 / (1 + exp((a + cp) / b))`,
+//! the rest is a draw; `a` and `b` grow with the material on the board (a pawn up means less
+//! with queens on than in a pawn ending).
+
+use shakmaty::{Chess, Position, Role};
+
+use super::score::{MATE_BOUND, is_mate};
+
+/// `a = A.0 + A.1 * material`, in centipawns. Fitted by `bench/fit_wdl.py --games 300 --nodes
+/// 4000` on 33,607 positions of self-play (2moves book), 2026-11-22.
+const A: (f64, f64) = (380.47, -3.7763);
+/// `b = B.0 + B.1 * material`, in centipawns (same fit).
+const B: (f64, f64) = (218.90, -0.9323);
+
+/// The chances of a line the search proved to end in a draw by rule.
+pub const PROVEN_DRAW: [u32; 3] = [0, 1000, 0];
+
+/// Material on the board as the model counts it: pawn 1, minor 3, rook 5, queen 9, in 17..=78.
+pub fn material(pos: &Chess) -> u32 {
+    let board = pos.board();
+    let count = |role: Role| board.by_role(role).count() as u32;
+    let total = count(Role::Pawn)
+        + 3 * (count(Role::Knight) + count(Role::Bishop))
+        + 5 * count(Role::Rook)
+        + 9 * count(Role::Queen);
+    total.clamp(17, 78)
+}
+
+/// Per mille chances (win, draw, loss) for the side to move, summing to 1000.
+pub fn expected(score: i32, material: u32) -> [u32; 3] {
+    if is_mate(score) || score.abs() >= MATE_BOUND {
+        return if score > 0 {
+            [1000, 0, 0]
+        } else {
+            [0, 0, 1000]
+        };
+    }
+    let m = f64::from(material.clamp(17, 78));
+    let a = A.0 + A.1 * m;
+    let b = (B.0 + B.1 * m).max(1.0);
+    let cp = f64::from(score);
+    let chance = |x: f64| 1.0 / (1.0 + ((a - x) / b).exp());
+    let win = (chance(cp) * 1000.0).round() as u32;
+    let loss = ((chance(-cp) * 1000.0).round() as u32).min(1000 - win);
+    [win, 1000 - win - loss, loss]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chances_sum_to_1000_and_follow_the_score() {
+        let mut last_win = 0;
+        for cp in (-3000..=3000).step_by(50) {
+            for material in [17, 40, 78] {
+                let [w, d, l] = expected(cp, material);
+                assert_eq!(w + d + l, 1000, "{cp} {material}");
+            }
+            let [w, _, _] = expected(cp, 40);
+            assert!(w >= last_win, "win chance falls at {cp}");
+            last_win = w;
+        }
+    }
+
+    #[test]
+    fn an_even_score_is_most_often_a_draw_and_mates_are_certain() {
+        let [w, d, l] = expected(0, 40);
+        assert!(d > w && w == l, "{w} {d} {l}");
+        assert_eq!(expected(MATE_BOUND + 5, 40), [1000, 0, 0]);
+        assert_eq!(expected(-MATE_BOUND - 5, 40), [0, 0, 1000]);
+    }
+}

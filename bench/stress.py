@@ -12,8 +12,9 @@ when the game changes) and, for engine A, `Hash` changed between games (cycling 
 --hash-cycle). So a leak, a stale state after `ucinewgame` or a bad resize shows up.
 
 Counts wins/draws/losses for A, illegal moves, crashes and time losses (either side), and
-reports the resident memory (VmRSS) of every A process after its first and its last game at
-each Hash size (a flat memory means the two are about equal).
+reports the resident memory (VmRSS) of every A process after its first, second and last game
+at each Hash size: the allocator keeps some freed table memory after the first round of resizes,
+so the second and the last show whether memory grows over the run.
 Openings from ../shared/books/2moves_v1.epd, each played with both colours. Exit status 1 on any
 illegal move, crash or time loss by A. Needs `pip install chess`.
 """
@@ -93,7 +94,7 @@ def play(engines, a_white, fen, tc, margin_ms, max_plies):
 
 def worker(index, jobs, args, tally, hash_cycle):
     engines = {'A': start(args.a, options(args.a_opt)), 'B': start(args.b, options(args.b_opt))}
-    rss_by_hash = {}  # Hash size -> [VmRSS after the first game with it, after the last]
+    rss_by_hash = {}  # Hash size -> [VmRSS after the 1st game with it, after the 2nd, after the last]
     played = 0
     size = int(options(args.a_opt).get('Hash', 16))
     try:
@@ -104,7 +105,10 @@ def worker(index, jobs, args, tally, hash_cycle):
             score, reason, blame, kind = play(engines, a_white, fen, args.tc, args.margin, args.max_plies)
             played += 1
             rss = rss_kib(engines['A'].transport.get_pid())
-            rss_by_hash.setdefault(size, [rss, rss])[1] = rss
+            seen = rss_by_hash.setdefault(size, [rss, None, rss])
+            if seen[1] is None and played > len(hash_cycle or [0]):
+                seen[1] = rss
+            seen[2] = rss
             with tally.lock:
                 tally.games += 1
                 if score == 1.0: tally.w += 1
@@ -175,9 +179,9 @@ def main():
         ev = tally.events[who]
         print(f'{who}: illegal {ev["illegal"]} crashes {ev["crash"]} time-losses {ev["time"]}')
     for index, rss_by_hash, played in tally.memory:
-        sizes = ', '.join(f'Hash {h}: {a} -> {b}' for h, (a, b) in sorted(rss_by_hash.items()))
-        print(f'A process of worker {index} ({played} games), VmRSS KiB after its first and last game '
-              f'at each Hash size: {sizes}')
+        sizes = ', '.join(f'Hash {h}: {a} / {b} / {c}' for h, (a, b, c) in sorted(rss_by_hash.items()))
+        print(f'A process of worker {index} ({played} games), VmRSS KiB after its 1st / 2nd / last '
+              f'game at each Hash size: {sizes}')
     return 1 if any(tally.events['A'].values()) else 0
 
 

@@ -216,6 +216,9 @@ impl Searcher {
                     Err(e) => log::error!("cannot start search helper {}: {e}", id + 1),
                 }
             }
+            // Set on every way out of this block, a panic included, so the scope's join of the
+            // helpers can never wait forever.
+            let stop_helpers = StopOnDrop(&helper_signals.stop);
             let mut worker = Worker::new(
                 tt,
                 &mut self.heuristics,
@@ -242,7 +245,7 @@ impl Searcher {
                 &mut report_all,
                 settings.multi_pv,
             );
-            helper_signals.stop.store(true, Ordering::SeqCst);
+            drop(stop_helpers);
             result.nodes = worker.nodes;
             for handle in handles {
                 match handle.join() {
@@ -257,6 +260,15 @@ impl Searcher {
                 .and_then(|m| ponder_from_table(&self.tt, &root, m));
         }
         result
+    }
+}
+
+/// Raises a stop flag when dropped.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
     }
 }
 

@@ -4,6 +4,7 @@
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::repetition::KeyStack;
+use crate::game::rules::completes_fifty_moves;
 use crate::game::{Game, is_dead_by_material, key_after};
 
 /// How a line ends in a repetition.
@@ -99,7 +100,7 @@ pub fn ends_in_draw(game: &Game, pv: &[Move]) -> bool {
     let mut replay = Replay::new(game);
     let drawn = |r: &Replay| {
         r.is_repetition()
-            || (r.pos.halfmoves() >= 100 && !r.pos.is_checkmate())
+            || completes_fifty_moves(&r.pos)
             || is_dead_by_material(&r.pos)
             || r.pos.is_stalemate()
     };

@@ -170,11 +170,7 @@ impl TranspositionTable {
 
     /// The entry stored for `key` (None when the slot is empty or holds another position).
     fn read(&self, key: u64) -> Option<Packed> {
-        let slot = self.slot(key)?;
-        let data = slot.data.load(Ordering::Relaxed);
-        let check = slot.check.load(Ordering::Relaxed);
-        let packed = Packed::from_bits(data);
-        (check ^ data == key && !packed.is_empty()).then_some(packed)
+        read_slot(self.slot(key)?, key).1
     }
 
     /// Looks a position up.
@@ -207,8 +203,7 @@ impl TranspositionTable {
         let Some(slot) = self.slot(key) else {
             return;
         };
-        let existing = self.read(key);
-        let victim = Packed::from_bits(slot.data.load(Ordering::Relaxed));
+        let (victim, existing) = read_slot(slot, key);
         if let Some(old) = existing
             && depth == 0
             && old.depth > 0
@@ -258,6 +253,15 @@ impl TranspositionTable {
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
+}
+
+/// What a slot holds, and that same entry again when it belongs to `key`.
+fn read_slot(slot: &Slot, key: u64) -> (Packed, Option<Packed>) {
+    let data = slot.data.load(Ordering::Relaxed);
+    let check = slot.check.load(Ordering::Relaxed);
+    let packed = Packed::from_bits(data);
+    let own = check ^ data == key && !packed.is_empty();
+    (packed, own.then_some(packed))
 }
 
 /// Writes an entry with its check word.

@@ -7,7 +7,7 @@
 
 use shakmaty::{Chess, Position, Role};
 
-use super::score::{MATE_BOUND, is_mate};
+use super::score::is_mate;
 
 /// `a = A.0 + A.1 * material`, in centipawns. Fitted by `bench/fit_wdl.py --games 300 --nodes
 /// 4000` on 33,607 positions of self-play (2moves book), 2026-11-22.
@@ -31,7 +31,7 @@ pub fn material(pos: &Chess) -> u32 {
 
 /// Per mille chances (win, draw, loss) for the side to move, summing to 1000.
 pub fn expected(score: i32, material: u32) -> [u32; 3] {
-    if is_mate(score) || score.abs() >= MATE_BOUND {
+    if is_mate(score) {
         return if score > 0 {
             [1000, 0, 0]
         } else {
@@ -51,6 +51,7 @@ pub fn expected(score: i32, material: u32) -> [u32; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::score::MATE_BOUND;
 
     #[test]
     fn chances_sum_to_1000_and_follow_the_score() {

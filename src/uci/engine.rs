@@ -39,7 +39,7 @@ pub struct Engine {
     /// None while a search thread holds it.
     searcher: Option<Searcher>,
     running: Option<Running>,
-    /// `Hash` and `Clear Hash` sent during a search, applied when it ends.
+    /// `Hash`, `Clear Hash` and `SyzygyPath` sent during a search, applied when it ends.
     pending_table_changes: Vec<Change>,
     debug: bool,
 }
@@ -194,7 +194,8 @@ impl Engine {
         self.searcher.get_or_insert_with(|| Searcher::new(hash_mib))
     }
 
-    /// Resizes or clears the hash table of the idle searcher.
+    /// Applies a change to the idle searcher's tables: resizes or clears the hash table, or
+    /// loads (or drops) the Syzygy tables.
     fn apply_table_change(&mut self, change: Change) {
         let hash_mib = self.options.hash_mib;
         let searcher = self.searcher.get_or_insert_with(|| Searcher::new(hash_mib));

@@ -5,6 +5,8 @@
       --b-opt Threads=2 --games 500 --tc 2+0.02 --concurrency 1
   python3 bench/stress.py --a target/release/threefold --b /usr/games/glaurung \
       --b-opt Threads=1 --games 500 --tc 2+0.02 --concurrency 2
+  python3 bench/stress.py --a target/release/threefold --b /usr/games/glaurung \
+      --b-opt Threads=1 --b-opt OwnBook=false --games 100 --tc 10+0.1 --ponder --hash-cycle ''
 
 Unlike ../shared/tools/match.py (a fresh process per game), each worker starts its two engines
 once and plays all its games with them: `ucinewgame` before every game (python-chess sends it
@@ -17,6 +19,12 @@ at each Hash size: the allocator keeps some freed table memory after the first r
 so the second and the last show whether memory grows over the run.
 Openings from ../shared/books/2moves_v1.epd, each played with both colours. Exit status 1 on any
 illegal move, crash or time loss by A. Needs `pip install chess`.
+
+With --ponder both engines get `Ponder=true` and think on the opponent's time: after each
+`bestmove ... ponder M` python-chess sends `go ponder`, then `ponderhit` when the opponent played M,
+or `stop` and a new search when it did not; the clock runs from the moment the move is asked for.
+Pondering engines keep a core busy each, so run it with --concurrency 1 on a 2-core machine.
+The ponder hits and misses of A are counted.
 """
 import argparse, concurrent.futures as cf, math, random, sys, threading, time
 
@@ -50,6 +58,7 @@ class Tally:
         self.events = {'A': {'illegal': 0, 'crash': 0, 'time': 0}, 'B': {'illegal': 0, 'crash': 0, 'time': 0}}
         self.memory = []  # (worker, rss after first game KiB, rss at end KiB)
         self.games = 0
+        self.ponders = {'hit': 0, 'miss': 0}  # A's predictions of B's replies
 
 
 def start(cmd, opts):
@@ -59,13 +68,14 @@ def start(cmd, opts):
     return engine
 
 
-def play(engines, a_white, fen, tc, margin_ms, max_plies):
+def play(engines, a_white, fen, tc, margin_ms, max_plies, ponder=False, ponders=None):
     """One game; returns (score for A, reason, blame 'A'/'B'/None, kind)."""
     base, inc = tc
     board = chess.Board(fen)
     clock = {chess.WHITE: base, chess.BLACK: base}
     game_id = object()
     names = {chess.WHITE: 'A' if a_white else 'B', chess.BLACK: 'B' if a_white else 'A'}
+    expected = {}  # the reply each engine predicted with its last move (its ponder move)
     while True:
         if board.is_checkmate():
             winner = not board.turn
@@ -78,7 +88,7 @@ def play(engines, a_white, fen, tc, margin_ms, max_plies):
                                    white_inc=inc, black_inc=inc)
         t0 = time.monotonic()
         try:
-            result = engines[who].play(board, limit, game=game_id)
+            result = engines[who].play(board, limit, game=game_id, ponder=ponder)
         except chess.engine.EngineTerminatedError:
             return (0.0 if who == 'A' else 1.0), 'crash', who, 'crash'
         except (chess.engine.EngineError, chess.IllegalMoveError, ValueError) as e:
@@ -89,6 +99,9 @@ def play(engines, a_white, fen, tc, margin_ms, max_plies):
         clock[side] += inc
         if result.move is None or result.move not in board.legal_moves:
             return (0.0 if who == 'A' else 1.0), f'illegal move {result.move}', who, 'illegal'
+        if ponders is not None and who == 'B' and board.move_stack and expected.get('A'):
+            ponders['hit' if expected['A'] == result.move else 'miss'] += 1
+        expected[who] = result.ponder
         board.push(result.move)
 
 
@@ -102,7 +115,9 @@ def worker(index, jobs, args, tally, hash_cycle):
             if played and hash_cycle:
                 size = hash_cycle[played % len(hash_cycle)]
                 engines['A'].configure({'Hash': size})
-            score, reason, blame, kind = play(engines, a_white, fen, args.tc, args.margin, args.max_plies)
+            ponders = {'hit': 0, 'miss': 0}
+            score, reason, blame, kind = play(engines, a_white, fen, args.tc, args.margin, args.max_plies,
+                                              args.ponder, ponders)
             played += 1
             rss = rss_kib(engines['A'].transport.get_pid())
             seen = rss_by_hash.setdefault(size, [rss, None, rss])
@@ -111,6 +126,8 @@ def worker(index, jobs, args, tally, hash_cycle):
             seen[2] = rss
             with tally.lock:
                 tally.games += 1
+                for k in ponders:
+                    tally.ponders[k] += ponders[k]
                 if score == 1.0: tally.w += 1
                 elif score == 0.0: tally.l += 1
                 else: tally.d += 1
@@ -147,6 +164,7 @@ def main():
     ap.add_argument('--max-plies', type=int, default=400)
     ap.add_argument('--hash-cycle', default='16,32,8,64', help='Hash sizes for A, one per game in turn')
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--ponder', action='store_true', help='both engines ponder (Ponder=true)')
     args = ap.parse_args()
     base, _, inc = args.tc.partition('+')
     args.tc = (float(base), float(inc or 0))
@@ -175,6 +193,10 @@ def main():
     print(f'A vs B: {n} games +{tally.w} ={tally.d} -{tally.l}  score {score:.3f}  '
           f'Elo {elo(score):+.0f} [{elo(score - 1.96 * se):+.0f}, {elo(score + 1.96 * se):+.0f}]  '
           f'in {time.monotonic() - started:.0f} s')
+    if args.ponder:
+        hits, misses = tally.ponders['hit'], tally.ponders['miss']
+        print(f'A ponder moves: {hits} hits, {misses} misses '
+              f'({100 * hits / max(1, hits + misses):.0f}% predicted)')
     for who in ('A', 'B'):
         ev = tally.events[who]
         print(f'{who}: illegal {ev["illegal"]} crashes {ev["crash"]} time-losses {ev["time"]}')

@@ -1,4 +1,8 @@
 //! The node searches: negamax alpha-beta with principal-variation search, and quiescence.
+//!
+//! Near the leaves of non-PV nodes: reverse futility and null-move cuts, then late-move,
+//! futility and exchange (SEE) pruning of single moves; late moves are searched with reductions
+//! that grow with depth and move number (less for killers, good history and improving nodes).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -7,9 +11,12 @@ use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::limits::Limits;
 use super::mates_within;
-use super::ordering::{Heuristics, capture_score, material_gain, pick_next};
+use super::ordering::{Heuristics, SECOND_KILLER, capture_score, material_gain, pick_next};
 use super::repetition::KeyStack;
-use super::score::{DRAW, INFINITE, MATE, MAX_PLY, from_table, is_mate, mated_in, to_table};
+use super::score::{
+    DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, from_table, is_mate, mated_in, to_table,
+};
+use super::see;
 use super::tablebase::{Outcome, RootResult, TB_WIN, Tables};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
@@ -22,6 +29,13 @@ const POLL_INTERVAL: u64 = 1024;
 const REVERSE_FUTILITY_MARGIN: i32 = 90;
 /// Margin for delta pruning in quiescence.
 const DELTA_MARGIN: i32 = 200;
+/// Futility pruning of quiet moves: margin at depth 0 and per ply of depth.
+const FUTILITY_BASE: i32 = 100;
+const FUTILITY_PER_DEPTH: i32 = 80;
+/// Deepest remaining depth at which quiet moves are pruned by count, futility or exchange.
+const SHALLOW_DEPTH: i32 = 6;
+/// History score worth one ply less (or more) of late-move reduction.
+const HISTORY_PER_PLY: i32 = 6_000;
 
 /// The state of one running search.
 pub struct Worker<'a> {
@@ -54,6 +68,8 @@ pub struct Worker<'a> {
     pub ponder_clock_started: bool,
     /// Triangular principal variation table: `pv[ply]` is the best line from that ply.
     pub pv: Vec<Vec<Move>>,
+    /// The static evaluation at each ply of the current line (-INFINITE when in check).
+    pub evals: Vec<i32>,
 }
 
 impl Worker<'_> {
@@ -253,11 +269,13 @@ impl Worker<'_> {
 
         let in_check = pos.is_check();
         let static_eval = if in_check { -INFINITE } else { evaluate(pos) };
+        self.evals[ply] = static_eval;
+        let improving = self.improving(ply, static_eval);
 
         if !pv_node && !in_check && !is_root {
             // Reverse futility: far above beta at low depth, assume a quiet move holds it.
-            if depth <= 6 && !is_mate(beta) && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
-            {
+            let margin = REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving));
+            if depth <= 6 && !is_mate(beta) && static_eval - margin >= beta {
                 return static_eval;
             }
             if let Some(score) = self.try_null_move(pos, depth, beta, static_eval, ply) {
@@ -277,9 +295,7 @@ impl Worker<'_> {
                 self.draw_score(ply)
             };
         }
-        let mut scores = self
-            .heuristics
-            .score_moves(&moves, pos.turn(), hash_move, ply);
+        let mut scores = self.heuristics.score_moves(pos, &moves, hash_move, ply);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -287,20 +303,42 @@ impl Worker<'_> {
         let mut quiets_tried: Vec<Move> = Vec::new();
         let mut index = 0;
         while let Some(m) = pick_next(&mut moves, &mut scores, index) {
+            let order_score = scores[index];
+            let quiet = !m.is_capture() && m.promotion().is_none();
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let child_key = key_after(pos, key, m, &child);
             let gives_check = child.is_check();
+            let shallow = Shallow {
+                depth,
+                in_check,
+                gives_check,
+                improving,
+                static_eval,
+                alpha,
+            };
+            if !pv_node
+                && best_score > -MATE_BOUND
+                && self.prune_at_shallow_depth(pos, m, quiet, quiets_tried.len(), &shallow)
+            {
+                index += 1;
+                continue;
+            }
+            let child_key = key_after(pos, key, m, &child);
             let new_depth = depth - 1 + i32::from(gives_check);
-            let quiet = !m.is_capture() && m.promotion().is_none();
 
             self.keys.push(child_key);
             let score = if index == 0 {
                 -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1)
             } else {
-                let reduction = if depth >= 3 && index >= 3 && quiet && !in_check && !gives_check {
-                    let r = 1 + i32::from(index >= 8) + i32::from(depth >= 8 && index >= 16);
-                    (r - i32::from(pv_node)).min(new_depth - 1).max(0)
+                let reduction = if depth >= 3 && index >= 2 && quiet && !in_check && !gives_check {
+                    let mut r = late_move_reduction(depth, index);
+                    r -= i32::from(pv_node);
+                    r += i32::from(!improving);
+                    r -= i32::from(order_score >= SECOND_KILLER);
+                    if order_score < SECOND_KILLER {
+                        r -= order_score / HISTORY_PER_PLY;
+                    }
+                    r.min(new_depth - 1).max(0)
                 } else {
                     0
                 };
@@ -360,6 +398,46 @@ impl Worker<'_> {
                 .store(key, best_move, stored, static_eval, depth, bound);
         }
         best_score
+    }
+
+    /// True when the side to move stands better than two plies ago (its previous turn).
+    fn improving(&self, ply: usize, static_eval: i32) -> bool {
+        if static_eval == -INFINITE {
+            return false;
+        }
+        match ply.checked_sub(2).map(|p| self.evals[p]) {
+            Some(earlier) if earlier != -INFINITE => static_eval > earlier,
+            _ => true,
+        }
+    }
+
+    /// Moves not worth searching near the leaves of a non-PV node, once a move has been
+    /// searched: late quiet moves (by count), quiet moves that cannot lift a hopeless static
+    /// evaluation to alpha (futility), and moves that lose too much material in the exchange.
+    fn prune_at_shallow_depth(
+        &self,
+        pos: &Chess,
+        m: Move,
+        quiet: bool,
+        quiets_tried: usize,
+        node: &Shallow,
+    ) -> bool {
+        if node.depth > SHALLOW_DEPTH || node.in_check || node.gives_check {
+            return false;
+        }
+        let depth = node.depth;
+        if quiet {
+            let enough = (3 + depth * depth) / (2 - i32::from(node.improving));
+            if quiets_tried as i32 >= enough {
+                return true;
+            }
+            if node.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= node.alpha {
+                return true;
+            }
+            !see::wins_at_least(pos, m, -50 * depth * depth)
+        } else {
+            !see::wins_at_least(pos, m, -100 * depth)
+        }
     }
 
     /// A WDL probe right after a capture or pawn move (the clock at 0, so the fifty-move rule is
@@ -459,7 +537,8 @@ impl Worker<'_> {
             index += 1;
             if !in_check
                 && m.promotion().is_none()
-                && stand_pat + material_gain(m) + DELTA_MARGIN <= alpha
+                && (stand_pat + material_gain(m) + DELTA_MARGIN <= alpha
+                    || !see::wins_at_least(pos, m, 0))
             {
                 continue;
             }
@@ -482,6 +561,32 @@ impl Worker<'_> {
         }
         best
     }
+}
+
+/// What the shallow-depth pruning needs to know of the node and the move.
+struct Shallow {
+    depth: i32,
+    in_check: bool,
+    gives_check: bool,
+    improving: bool,
+    static_eval: i32,
+    alpha: i32,
+}
+
+/// The base late-move reduction in plies for the `index`-th move at `depth`: it grows with the
+/// logarithms of both, so late moves at high depth lose most.
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+            }
+        }
+        t
+    });
+    i32::from(table[(depth as usize).min(63)][index.min(63)])
 }
 
 /// True when the side to move has a piece other than pawns and king.

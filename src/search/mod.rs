@@ -4,6 +4,8 @@
 //! - `alphabeta.rs`: the node searches (main and quiescence);
 //! - `repetition.rs`: repetition draws along the game and the search path;
 //! - `ordering.rs`: move ordering (hash move, MVV-LVA, killers, history);
+//! - `see.rs`: static exchange evaluation, to order captures and skip losing ones;
+//! - `strength.rs`: limited strength (`UCI_LimitStrength`, `UCI_Elo`);
 //! - `tt.rs`: the transposition table; `score.rs`: mate scores;
 //! - `limits.rs`, `time.rs`: what `go` asks for and how long to think.
 
@@ -14,6 +16,8 @@ pub mod line;
 pub mod ordering;
 pub mod repetition;
 pub mod score;
+pub mod see;
+pub mod strength;
 pub mod tablebase;
 pub mod time;
 pub mod tt;
@@ -32,6 +36,7 @@ pub use limits::{Clock, Limits};
 use ordering::Heuristics;
 use repetition::KeyStack;
 use score::{INFINITE, MATE, MAX_PLY, is_mate};
+use strength::{CANDIDATE_LINES, Dice, Strength};
 use tablebase::Tables;
 use time::TimeManager;
 use tt::TranspositionTable;
@@ -82,6 +87,8 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation of the last finished iteration.
     pub pv: Vec<Move>,
+    /// Every line of the last finished iteration, best first, with its score.
+    pub lines: Vec<(i32, Vec<Move>)>,
 }
 
 /// Settings that persist between searches.
@@ -97,6 +104,8 @@ pub struct Settings {
     /// Remaining depth from which positions with as many pieces as the largest tables are
     /// probed (smaller ones always are).
     pub syzygy_probe_depth: i32,
+    /// Limited strength (`UCI_LimitStrength`), None for full strength.
+    pub strength: Option<Strength>,
 }
 
 impl Default for Settings {
@@ -107,6 +116,7 @@ impl Default for Settings {
             threads: 1,
             multi_pv: 1,
             syzygy_probe_depth: 1,
+            strength: None,
         }
     }
 }
@@ -159,7 +169,15 @@ impl Searcher {
     ) -> SearchResult {
         self.tt.new_search();
         self.heuristics.new_search();
-        let helpers = self.settings.threads.max(1) - 1;
+        let strength = self.settings.strength;
+        let limited = strength.map(|s| limits_for_strength(limits, s));
+        let limits = limited.as_ref().unwrap_or(limits);
+        // A limited engine searches alone: helpers would add strength the budget does not count.
+        let helpers = if strength.is_some() {
+            0
+        } else {
+            self.settings.threads.max(1) - 1
+        };
         self.helper_heuristics.truncate(helpers);
         self.helper_heuristics
             .resize_with(helpers, Heuristics::default);
@@ -238,12 +256,17 @@ impl Searcher {
                     ..it.clone()
                 });
             };
+            let searched_lines = match strength {
+                Some(_) => settings.multi_pv.max(CANDIDATE_LINES),
+                None => settings.multi_pv,
+            };
             iterative_deepening(
                 &mut worker,
                 game,
                 &mut result,
                 &mut report_all,
                 settings.multi_pv,
+                searched_lines,
             );
             drop(stop_helpers);
             result.nodes = worker.nodes;
@@ -254,6 +277,9 @@ impl Searcher {
                 }
             }
         });
+        if let Some(strength) = strength {
+            play_at_strength(&mut result, strength);
+        }
         if result.ponder.is_none() {
             result.ponder = result
                 .best
@@ -261,6 +287,29 @@ impl Searcher {
         }
         result
     }
+}
+
+/// The limits of a search at limited strength: the node budget of that strength, or less.
+fn limits_for_strength(limits: &Limits, strength: Strength) -> Limits {
+    let budget = strength.node_budget();
+    Limits {
+        nodes: Some(limits.nodes.map_or(budget, |n| n.min(budget))),
+        ..limits.clone()
+    }
+}
+
+/// Replaces the best line with the one a player of `strength` would choose among them.
+fn play_at_strength(result: &mut SearchResult, strength: Strength) {
+    let chosen = strength.choose(&result.lines, &mut Dice::from_clock());
+    if chosen == 0 {
+        return;
+    }
+    let (score, pv) = result.lines[chosen].clone();
+    log::debug!("limited strength: playing line {} ({score} cp)", chosen + 1);
+    result.best = pv.first().copied();
+    result.ponder = pv.get(1).copied();
+    result.score = score;
+    result.pv = pv;
 }
 
 /// Raises a stop flag when dropped.
@@ -304,6 +353,7 @@ impl<'a> Worker<'a> {
             dependency: usize::MAX,
             ponder_clock_started: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
+            evals: vec![-INFINITE; MAX_PLY + 1],
         }
     }
 }
@@ -360,14 +410,16 @@ fn iterative_deepening(
     game: &Game,
     result: &mut SearchResult,
     report: &mut dyn FnMut(&Iteration),
-    multi_pv: usize,
+    shown_lines: usize,
+    searched_lines: usize,
 ) {
     let max_depth = max_depth(worker.limits);
     let all_moves = worker.root_moves.clone();
-    let lines_wanted = multi_pv.clamp(1, all_moves.len().max(1));
+    let lines_wanted = searched_lines.clamp(1, all_moves.len().max(1));
     for depth in 1..=max_depth {
         worker.seldepth = 0;
-        let lines = best_lines(worker, game, depth, &all_moves, lines_wanted);
+        let previous = result.lines.first().map(|(score, _)| *score);
+        let lines = best_lines(worker, game, depth, &all_moves, lines_wanted, previous);
         worker.root_moves = all_moves.clone();
         if lines.is_empty() || (worker.stopped && depth > 1) {
             break;
@@ -378,14 +430,15 @@ fn iterative_deepening(
         result.score = shown_score(worker, *score);
         result.depth = depth;
         result.pv = pv.clone();
+        result.lines = lines.clone();
         if worker.stopped {
             break;
         }
-        for (index, (score, pv)) in lines.iter().enumerate() {
+        for (index, (score, pv)) in lines.iter().take(shown_lines.max(1)).enumerate() {
             report(&Iteration {
                 depth,
                 seldepth: worker.seldepth.max(depth),
-                multipv: (multi_pv > 1).then_some(index + 1),
+                multipv: (shown_lines > 1).then_some(index + 1),
                 score: shown_score(worker, *score),
                 tbhits: worker.tables.map(|_| worker.tbhits),
                 bound: None,
@@ -418,6 +471,7 @@ fn best_lines(
     depth: u32,
     all_moves: &[Move],
     count: usize,
+    previous: Option<i32>,
 ) -> Vec<(i32, Vec<Move>)> {
     let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
     for _ in 0..count {
@@ -426,14 +480,18 @@ fn best_lines(
             .copied()
             .filter(|m| !lines.iter().any(|(_, pv)| pv.first() == Some(m)))
             .collect();
-        let score = worker.negamax(
-            game.position(),
-            game.key(),
-            depth as i32,
-            -INFINITE,
-            INFINITE,
-            0,
-        );
+        let expected = previous.filter(|_| count == 1 && depth >= ASPIRATION_DEPTH);
+        let score = match expected {
+            Some(guess) => aspiration_search(worker, game, depth, guess),
+            None => worker.negamax(
+                game.position(),
+                game.key(),
+                depth as i32,
+                -INFINITE,
+                INFINITE,
+                0,
+            ),
+        };
         let mut pv = worker.pv[0].clone();
         if pv.is_empty() || (worker.stopped && !lines.is_empty()) {
             break;
@@ -450,6 +508,46 @@ fn best_lines(
     // Later lines may score above earlier ones when a search was cut; keep the order honest.
     lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
     lines
+}
+
+/// From this depth on, a single line is searched in a window around the previous iteration's
+/// score (aspiration), widened each time the score falls outside it.
+const ASPIRATION_DEPTH: u32 = 5;
+/// Half the width of the first aspiration window, in centipawns.
+const ASPIRATION_WINDOW: i32 = 20;
+
+/// The root searched in a narrow window around `guess`; a score outside the window is searched
+/// again in a wider one on that side, until the score falls inside (or the search stops).
+fn aspiration_search(worker: &mut Worker, game: &Game, depth: u32, guess: i32) -> i32 {
+    if is_mate(guess) {
+        return worker.negamax(
+            game.position(),
+            game.key(),
+            depth as i32,
+            -INFINITE,
+            INFINITE,
+            0,
+        );
+    }
+    let mut delta = ASPIRATION_WINDOW;
+    let mut alpha = (guess - delta).max(-INFINITE);
+    let mut beta = (guess + delta).min(INFINITE);
+    loop {
+        let score = worker.negamax(game.position(), game.key(), depth as i32, alpha, beta, 0);
+        if worker.stopped {
+            return score;
+        }
+        delta += delta;
+        if score <= alpha {
+            // Fail low: the window moves down, and its top down toward the middle.
+            beta = (alpha + beta) / 2;
+            alpha = (score - delta).max(-INFINITE);
+        } else if score >= beta {
+            beta = (score + delta).min(INFINITE);
+        } else {
+            return score;
+        }
+    }
 }
 
 /// The depth limit: `go depth`, twice the moves of `go mate`, or the maximum.

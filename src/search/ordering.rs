@@ -1,18 +1,22 @@
-//! Move ordering: hash move first, then captures by MVV-LVA, killers, and quiet moves by history.
+//! Move ordering: hash move first, then captures that do not lose material (by MVV-LVA), killers,
+//! quiet moves by history, and last the captures that lose material.
 
-use shakmaty::{Color, Move, MoveList, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 use super::score::MAX_PLY;
+use super::see;
 use super::tt::pack_move;
 
 const HASH_MOVE: i32 = 2_000_000;
 const GOOD_CAPTURE: i32 = 1_000_000;
 const QUEEN_PROMOTION: i32 = 950_000;
-const FIRST_KILLER: i32 = 900_000;
-const SECOND_KILLER: i32 = 899_000;
+pub const FIRST_KILLER: i32 = 900_000;
+pub const SECOND_KILLER: i32 = 899_000;
+/// Captures that lose material in the exchange come after every quiet move.
+const LOSING_CAPTURE: i32 = -1_000_000;
 const UNDER_PROMOTION: i32 = -100_000;
 /// History scores stay within +-HISTORY_MAX (so they never outrank killers).
-const HISTORY_MAX: i32 = 16_384;
+pub const HISTORY_MAX: i32 = 16_384;
 
 /// Value of a piece kind for ordering (pawn, knight, bishop, rook, queen, king).
 fn order_value(role: Role) -> i32 {
@@ -77,11 +81,12 @@ impl Heuristics {
     /// The ordering score of every move in `moves`.
     pub fn score_moves(
         &self,
+        pos: &Chess,
         moves: &MoveList,
-        color: Color,
         hash_move: u16,
         ply: usize,
     ) -> Vec<i32> {
+        let color = pos.turn();
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         moves
             .iter()
@@ -89,7 +94,12 @@ impl Heuristics {
                 if hash_move != 0 && pack_move(m) == hash_move {
                     HASH_MOVE
                 } else if let Some(victim) = m.capture() {
-                    GOOD_CAPTURE + order_value(victim) * 8 - order_value(m.role()) / 10
+                    let mvv_lva = order_value(victim) * 8 - order_value(m.role()) / 10;
+                    if see::wins_at_least(pos, m, 0) {
+                        GOOD_CAPTURE + mvv_lva
+                    } else {
+                        LOSING_CAPTURE + mvv_lva
+                    }
                 } else if let Some(promo) = m.promotion() {
                     if promo == Role::Queen {
                         QUEEN_PROMOTION

@@ -20,10 +20,10 @@ use crate::game::{Game, parse_fen_in, parse_uci_move, start_position, uci_text};
 use crate::search::line::{RepetitionLine, ends_in_draw, ends_in_repetition};
 use crate::search::tablebase::Tables;
 use crate::search::time::TimeManager;
-use crate::search::wdl;
 use crate::search::{
     Clock, Limits, MAX_DEPTH, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
 };
+use crate::search::{strength, wdl};
 
 /// A search running on its own thread; it hands the searcher back when it ends.
 struct Running {
@@ -264,6 +264,18 @@ impl Engine {
             Change::Chess960(on) => self.options.chess960 = on,
             Change::MultiPv(n) => self.options.multi_pv = n,
             Change::ShowWdl(on) => self.options.show_wdl = on,
+            Change::LimitStrength(on) => self.options.limit_strength = on,
+            Change::Elo { elo, clamped } => {
+                if clamped {
+                    info_string(&format!(
+                        "UCI_Elo {} is outside {}..{}; playing at {elo}",
+                        value.unwrap_or("").trim(),
+                        strength::MIN_ELO,
+                        strength::MAX_ELO
+                    ));
+                }
+                self.options.elo = elo;
+            }
         }
     }
 
@@ -326,6 +338,7 @@ impl Engine {
         searcher.settings.threads = self.options.threads;
         searcher.settings.multi_pv = self.options.multi_pv;
         searcher.settings.syzygy_probe_depth = self.options.syzygy_probe_depth;
+        searcher.settings.strength = self.options.strength();
         report_draw_rules(&self.game);
         if self.debug {
             report_time_budget(&limits, self.options.move_overhead_ms);

@@ -3,6 +3,8 @@
 use shakmaty::CastlingMode;
 use vampirc_uci::UciOptionConfig;
 
+use crate::search::strength::{self, Strength};
+
 /// Current option values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
@@ -24,12 +26,21 @@ pub struct Options {
     pub syzygy_path: String,
     /// See `search::Settings::syzygy_probe_depth`.
     pub syzygy_probe_depth: i32,
+    /// Play at `elo` rather than full strength.
+    pub limit_strength: bool,
+    /// The strength `UCI_LimitStrength` plays at.
+    pub elo: u32,
 }
 
 impl Options {
     /// The contempt in force: none while analysing.
     pub fn effective_contempt(&self) -> i32 {
         if self.analyse_mode { 0 } else { self.contempt }
+    }
+
+    /// The strength to play at, None for full strength.
+    pub fn strength(&self) -> Option<Strength> {
+        self.limit_strength.then(|| Strength::new(self.elo))
     }
 
     /// The castling mode positions are set up and moves written in.
@@ -56,6 +67,8 @@ impl Default for Options {
             show_wdl: false,
             syzygy_path: String::new(),
             syzygy_probe_depth: 1,
+            limit_strength: false,
+            elo: strength::MIN_ELO,
         }
     }
 }
@@ -85,6 +98,12 @@ pub enum Change {
     /// The new `SyzygyPath`, empty for none.
     SyzygyPath(String),
     SyzygyProbeDepth(i32),
+    LimitStrength(bool),
+    /// The Elo asked for, and whether it was moved into range.
+    Elo {
+        elo: u32,
+        clamped: bool,
+    },
 }
 
 /// The `option ...` lines of the `uci` answer.
@@ -149,6 +168,16 @@ pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
             min: Some(1),
             max: Some(SYZYGY_PROBE_DEPTH_MAX),
         },
+        UciOptionConfig::Check {
+            name: "UCI_LimitStrength".into(),
+            default: Some(defaults.limit_strength),
+        },
+        UciOptionConfig::Spin {
+            name: "UCI_Elo".into(),
+            default: Some(i64::from(defaults.elo)),
+            min: Some(i64::from(strength::MIN_ELO)),
+            max: Some(i64::from(strength::MAX_ELO)),
+        },
     ]
 }
 
@@ -205,6 +234,10 @@ pub fn parse_change(name: &str, value: Option<&str>, current: &Options) -> Resul
             current.syzygy_probe_depth as i64,
         )
         .map(|v| Change::SyzygyProbeDepth(v as i32))
+    } else if is("UCI_LimitStrength") {
+        check(name, value, current.limit_strength).map(Change::LimitStrength)
+    } else if is("UCI_Elo") {
+        elo(name, value, current.elo)
     } else if is("MultiPV") {
         spin(name, value, 1, MULTI_PV_MAX, current.multi_pv as i64)
             .map(|v| Change::MultiPv(v as usize))
@@ -223,6 +256,24 @@ fn spin(name: &str, value: Option<&str>, min: i64, max: i64, keep: i64) -> Resul
             "option '{name}' needs a value from {min} to {max}; keeping {keep}"
         )),
         _ => Err(format!(
+            "option '{name}' must be an integer from {min} to {max}, got '{text}'; keeping {keep}"
+        )),
+    }
+}
+
+/// `UCI_Elo`: any integer is taken, moved into the offered range (GUIs often offer wider ones).
+fn elo(name: &str, value: Option<&str>, keep: u32) -> Result<Change, String> {
+    let (min, max) = (strength::MIN_ELO, strength::MAX_ELO);
+    let text = value.unwrap_or("");
+    match text.parse::<i64>() {
+        Ok(asked) => {
+            let elo = asked.clamp(i64::from(min), i64::from(max)) as u32;
+            Ok(Change::Elo {
+                elo,
+                clamped: i64::from(elo) != asked,
+            })
+        }
+        Err(_) => Err(format!(
             "option '{name}' must be an integer from {min} to {max}, got '{text}'; keeping {keep}"
         )),
     }

@@ -1,0 +1,168 @@
+//! Limited strength (`UCI_LimitStrength` with `UCI_Elo`): the engine searches a node budget
+//! that grows with the Elo asked for, looks at a few candidate lines, and now and then plays
+//! one that is a little worse than the best, as a human of that rating would.
+//!
+//! The budget and the noise were calibrated against Stockfish's own `UCI_Elo` ladder (see
+//! README, "Limited strength", for the table and the command that measured it).
+
+use shakmaty::Move;
+
+/// The lowest `UCI_Elo` (Stockfish's lowest too).
+pub const MIN_ELO: u32 = 1320;
+/// The highest `UCI_Elo` offered.
+pub const MAX_ELO: u32 = 2800;
+/// How many best lines a limited search looks at before choosing (at every Elo, so that the
+/// node budget buys the same kind of search all along the scale).
+pub const CANDIDATE_LINES: usize = 4;
+/// Nodes searched at `MIN_ELO`.
+const NODES_AT_MIN_ELO: f64 = 700.0;
+/// Elo gained by each doubling of the node budget.
+const ELO_PER_DOUBLING: f64 = 125.0;
+/// Largest random bonus, in centipawns, a candidate line gets at `MIN_ELO`.
+const NOISE_AT_MIN_ELO: i32 = 40;
+/// From this Elo up, the best line is always played.
+const NOISELESS_ELO: u32 = 2000;
+
+/// A playing strength between `MIN_ELO` and `MAX_ELO`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Strength {
+    elo: u32,
+}
+
+impl Strength {
+    /// The strength for `elo`, clamped into `MIN_ELO..=MAX_ELO`.
+    pub fn new(elo: u32) -> Strength {
+        Strength {
+            elo: elo.clamp(MIN_ELO, MAX_ELO),
+        }
+    }
+
+    pub fn elo(self) -> u32 {
+        self.elo
+    }
+
+    /// How many nodes one move may search.
+    pub fn node_budget(self) -> u64 {
+        let doublings = f64::from(self.elo - MIN_ELO) / ELO_PER_DOUBLING;
+        (NODES_AT_MIN_ELO * doublings.exp2()).round() as u64
+    }
+
+    /// The largest random bonus a candidate line may get, in centipawns.
+    pub fn noise(self) -> i32 {
+        let below = NOISELESS_ELO.saturating_sub(self.elo) as i32;
+        NOISE_AT_MIN_ELO * below / (NOISELESS_ELO - MIN_ELO) as i32
+    }
+
+    /// Which of `lines` (score from the side to move's view, best first) to play: the one
+    /// whose score plus a random bonus up to `noise()` is highest. A line more than `noise()`
+    /// below the best is never chosen, so a found mate is always played.
+    pub fn choose(self, lines: &[(i32, Vec<Move>)], dice: &mut Dice) -> usize {
+        let noise = self.noise();
+        let mut chosen = 0;
+        let mut best = i32::MIN;
+        for (index, (score, _)) in lines.iter().enumerate() {
+            let bonus = dice.below(noise as u64 + 1) as i32;
+            let value = score.saturating_add(bonus);
+            if value > best {
+                best = value;
+                chosen = index;
+            }
+        }
+        chosen
+    }
+}
+
+/// A small random number generator (splitmix64): the choice needs no cryptographic quality,
+/// and a fixed seed makes it repeatable in tests.
+#[derive(Debug, Clone)]
+pub struct Dice {
+    state: u64,
+}
+
+impl Dice {
+    pub fn new(seed: u64) -> Dice {
+        Dice { state: seed }
+    }
+
+    /// Seeded from the clock, so that games differ.
+    pub fn from_clock() -> Dice {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Dice::new(nanos ^ u64::from(std::process::id()).rotate_left(32))
+    }
+
+    fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(scores: &[i32]) -> Vec<(i32, Vec<Move>)> {
+        scores.iter().map(|&s| (s, Vec::new())).collect()
+    }
+
+    #[test]
+    fn elo_is_clamped_into_the_offered_range() {
+        assert_eq!(Strength::new(0).elo(), MIN_ELO);
+        assert_eq!(Strength::new(5000).elo(), MAX_ELO);
+        assert_eq!(Strength::new(2000).elo(), 2000);
+    }
+
+    #[test]
+    fn budget_grows_and_noise_shrinks_with_elo() {
+        let mut last = (0, i32::MAX);
+        for elo in (MIN_ELO..=MAX_ELO).step_by(20) {
+            let s = Strength::new(elo);
+            assert!(s.node_budget() > last.0, "budget at {elo}");
+            assert!(s.noise() <= last.1, "noise at {elo}");
+            last = (s.node_budget(), s.noise());
+        }
+        assert_eq!(Strength::new(MIN_ELO).noise(), NOISE_AT_MIN_ELO);
+        assert_eq!(Strength::new(NOISELESS_ELO).noise(), 0);
+    }
+
+    #[test]
+    fn without_noise_the_best_line_is_played() {
+        let mut dice = Dice::new(7);
+        let s = Strength::new(MAX_ELO);
+        for _ in 0..100 {
+            assert_eq!(s.choose(&lines(&[30, 29, 28, -5]), &mut dice), 0);
+        }
+    }
+
+    #[test]
+    fn noise_picks_close_lines_sometimes_and_far_ones_never() {
+        let mut dice = Dice::new(11);
+        let s = Strength::new(MIN_ELO);
+        let far = -(s.noise() + 1);
+        let mut counts = [0; 3];
+        for _ in 0..1000 {
+            counts[s.choose(&lines(&[0, -10, far]), &mut dice)] += 1;
+        }
+        assert!(counts[0] > counts[1], "{counts:?}");
+        assert!(counts[1] > 100, "{counts:?}");
+        assert_eq!(counts[2], 0, "{counts:?}");
+    }
+
+    #[test]
+    fn a_mate_is_always_played() {
+        let mut dice = Dice::new(3);
+        let s = Strength::new(MIN_ELO);
+        for _ in 0..200 {
+            assert_eq!(s.choose(&lines(&[200, 31_990, 150]), &mut dice), 1);
+        }
+    }
+}

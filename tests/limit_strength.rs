@@ -1,0 +1,144 @@
+//! Limited strength through UCI: `UCI_LimitStrength` and `UCI_Elo` announced, clamped, and
+//! obeyed (a small node budget, a varied but never absurd choice of move).
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use common::{Uci, is_legal, position_after};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+fn limited(elo: u32) -> Uci {
+    let mut e = Uci::handshake();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send(&format!("setoption name UCI_Elo value {elo}"));
+    e
+}
+
+/// The node count of the last `info` line that has one.
+fn last_nodes(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let words: Vec<&str> = l.split(' ').collect();
+            let i = words.iter().position(|w| *w == "nodes")?;
+            words.get(i + 1)?.parse().ok()
+        })
+        .expect("an info line with nodes")
+}
+
+#[test]
+fn options_are_announced_with_the_elo_range() {
+    let mut e = Uci::start();
+    e.send("uci");
+    let lines = e.read_until(5 * SECOND, |l| l == "uciok");
+    assert!(
+        lines.contains(&"option name UCI_LimitStrength type check default false".to_owned()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"option name UCI_Elo type spin default 1320 min 1320 max 2800".to_owned()),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn elo_outside_the_range_is_clamped_with_a_message() {
+    let mut e = Uci::handshake();
+    e.send("setoption name UCI_Elo value 3500");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("info string"));
+    assert!(
+        lines.last().is_some_and(|l| l.contains("playing at 2800")),
+        "{lines:?}"
+    );
+    e.send("setoption name UCI_Elo value 100");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("info string"));
+    assert!(
+        lines.last().is_some_and(|l| l.contains("playing at 1320")),
+        "{lines:?}"
+    );
+    e.send("setoption name UCI_Elo value strong");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("info string"));
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l.contains("error") && l.contains("keeping 1320")),
+        "{lines:?}"
+    );
+    e.send("isready");
+    e.read_until(5 * SECOND, |l| l == "readyok");
+}
+
+#[test]
+fn a_lower_elo_searches_fewer_nodes_and_answers_early() {
+    let mut nodes = Vec::new();
+    for elo in [1320, 2000] {
+        let mut e = limited(elo);
+        e.send("position startpos moves e2e4 e7e5");
+        let started = Instant::now();
+        // The node budget, not the 20 s, ends these searches.
+        e.send("go movetime 20000");
+        let (lines, best) = e.bestmove(10 * SECOND);
+        assert!(started.elapsed() < 5 * SECOND, "elo {elo}: {lines:?}");
+        assert!(
+            is_legal(&position_after(None, &["e2e4", "e7e5"]), &best),
+            "{best}"
+        );
+        assert!(
+            lines.iter().all(|l| !l.contains(" multipv ")),
+            "MultiPV 1 shows one line: {lines:?}"
+        );
+        nodes.push(last_nodes(&lines));
+    }
+    let mut e = Uci::handshake();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 10");
+    let (lines, _) = e.bestmove(30 * SECOND);
+    nodes.push(last_nodes(&lines));
+    assert!(
+        nodes[0] < nodes[1] && nodes[1] < nodes[2],
+        "nodes at 1320, 2000, full strength: {nodes:?}"
+    );
+}
+
+#[test]
+fn the_weakest_level_varies_its_moves() {
+    let mut e = limited(1320);
+    let mut played = BTreeSet::new();
+    for _ in 0..20 {
+        e.send("position startpos");
+        e.send("go wtime 60000 btime 60000");
+        let (_, best) = e.bestmove(10 * SECOND);
+        assert!(is_legal(&position_after(None, &[]), &best), "{best}");
+        played.insert(best);
+    }
+    assert!(played.len() >= 2, "always {played:?}");
+}
+
+#[test]
+fn the_weakest_level_still_mates_in_one() {
+    let mut e = limited(1320);
+    for _ in 0..10 {
+        // Back-rank mate: Re8#.
+        e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1");
+        e.send("go wtime 60000 btime 60000");
+        let (lines, best) = e.bestmove(10 * SECOND);
+        assert_eq!(best, "e1e8", "{lines:?}");
+    }
+}
+
+#[test]
+fn turning_the_limit_off_restores_full_strength() {
+    let mut e = limited(1320);
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("position startpos");
+    e.send("go depth 8");
+    let (lines, _) = e.bestmove(30 * SECOND);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 8 ")),
+        "{lines:?}"
+    );
+}

@@ -15,9 +15,9 @@ pub const MAX_ELO: u32 = 2800;
 /// node budget buys the same kind of search all along the scale).
 pub const CANDIDATE_LINES: usize = 4;
 /// Nodes searched at `MIN_ELO`.
-const NODES_AT_MIN_ELO: f64 = 700.0;
+const NODES_AT_MIN_ELO: f64 = 980.0;
 /// Elo gained by each doubling of the node budget.
-const ELO_PER_DOUBLING: f64 = 125.0;
+const ELO_PER_DOUBLING: f64 = 80.0;
 /// Largest random bonus, in centipawns, a candidate line gets at `MIN_ELO`.
 const NOISE_AT_MIN_ELO: i32 = 40;
 /// From this Elo up, the best line is always played.

@@ -1,8 +1,10 @@
 //! The node searches: negamax alpha-beta with principal-variation search, and quiescence.
 //!
-//! Near the leaves of non-PV nodes: reverse futility and null-move cuts, then late-move,
+//! Near the leaves of non-PV nodes: razoring, reverse futility and null-move cuts, then late-move,
 //! futility and exchange (SEE) pruning of single moves; late moves are searched with reductions
-//! that grow with depth and move number (less for killers, good history and improving nodes).
+//! that grow with depth and move number (less for killers, counter-moves, good history and
+//! improving nodes). A node with no hash move is searched a ply shallower (internal iterative
+//! reduction).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -11,7 +13,7 @@ use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::limits::Limits;
 use super::mates_within;
-use super::ordering::{Heuristics, SECOND_KILLER, capture_score, material_gain, pick_next};
+use super::ordering::{COUNTER_MOVE, Heuristics, capture_score, material_gain, pick_next};
 use super::repetition::KeyStack;
 use super::score::{
     DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, from_table, is_mate, mated_in, to_table,
@@ -36,6 +38,12 @@ const FUTILITY_PER_DEPTH: i32 = 80;
 const SHALLOW_DEPTH: i32 = 6;
 /// History score worth one ply less (or more) of late-move reduction.
 const HISTORY_PER_PLY: i32 = 6_000;
+/// Razoring: at depth 1 and 2, a static evaluation this far (per ply) below alpha goes
+/// straight to quiescence.
+const RAZOR_MARGIN: i32 = 250;
+/// Null-move pruning: every this many centipawns of static evaluation above beta reduce one
+/// ply more (up to three).
+const NULL_MOVE_EVAL_PER_PLY: i32 = 200;
 
 /// The state of one running search.
 pub struct Worker<'a> {
@@ -70,6 +78,8 @@ pub struct Worker<'a> {
     pub pv: Vec<Vec<Move>>,
     /// The static evaluation at each ply of the current line (-INFINITE when in check).
     pub evals: Vec<i32>,
+    /// The move played at each ply of the current line (None for a null move).
+    pub played: Vec<Option<Move>>,
 }
 
 impl Worker<'_> {
@@ -198,7 +208,7 @@ impl Worker<'_> {
         &mut self,
         pos: &Chess,
         key: u64,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -272,7 +282,20 @@ impl Worker<'_> {
         self.evals[ply] = static_eval;
         let improving = self.improving(ply, static_eval);
 
+        // Internal iterative reduction: with no hash move the node was not searched before (or
+        // not usefully); search it a ply shallower rather than spend full depth on a guess.
+        if hash_move == 0 && depth >= 4 {
+            depth -= 1;
+        }
+
         if !pv_node && !in_check && !is_root {
+            // Razoring: hopelessly below alpha near the leaves, see if a capture saves it.
+            if depth <= 2 && static_eval + RAZOR_MARGIN * depth <= alpha {
+                let score = self.quiescence(pos, alpha, alpha + 1, ply);
+                if score <= alpha {
+                    return score.max(draw_floor);
+                }
+            }
             // Reverse futility: far above beta at low depth, assume a quiet move holds it.
             let margin = REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving));
             if depth <= 6 && !is_mate(beta) && static_eval - margin >= beta {
@@ -295,7 +318,10 @@ impl Worker<'_> {
                 self.draw_score(ply)
             };
         }
-        let mut scores = self.heuristics.score_moves(pos, &moves, hash_move, ply);
+        let previous = ply.checked_sub(1).and_then(|p| self.played[p]);
+        let mut scores = self
+            .heuristics
+            .score_moves(pos, &moves, hash_move, previous, ply);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -325,6 +351,7 @@ impl Worker<'_> {
             }
             let child_key = key_after(pos, key, m, &child);
             let new_depth = depth - 1 + i32::from(gives_check);
+            self.played[ply] = Some(m);
 
             self.keys.push(child_key);
             let score = if index == 0 {
@@ -334,8 +361,8 @@ impl Worker<'_> {
                     let mut r = late_move_reduction(depth, index);
                     r -= i32::from(pv_node);
                     r += i32::from(!improving);
-                    r -= i32::from(order_score >= SECOND_KILLER);
-                    if order_score < SECOND_KILLER {
+                    r -= i32::from(order_score >= COUNTER_MOVE);
+                    if order_score < COUNTER_MOVE {
                         r -= order_score / HISTORY_PER_PLY;
                     }
                     r.min(new_depth - 1).max(0)
@@ -366,8 +393,14 @@ impl Worker<'_> {
                     self.update_pv(ply, m);
                     if alpha >= beta {
                         if quiet {
-                            self.heuristics
-                                .record_cutoff(pos.turn(), m, ply, depth, &quiets_tried);
+                            self.heuristics.record_cutoff(
+                                pos.turn(),
+                                m,
+                                previous,
+                                ply,
+                                depth,
+                                &quiets_tried,
+                            );
                         }
                         break;
                     }
@@ -481,7 +514,8 @@ impl Worker<'_> {
         }
         let passed = pos.clone().swap_turn().ok()?;
         let key = position_key(&passed);
-        let reduction = 3 + depth / 4;
+        let reduction = 3 + depth / 4 + ((static_eval - beta) / NULL_MOVE_EVAL_PER_PLY).min(3);
+        self.played[ply] = None;
         let floor = self.keys.push_null(key);
         let score = -self.negamax(
             &passed,

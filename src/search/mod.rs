@@ -354,6 +354,7 @@ impl<'a> Worker<'a> {
             ponder_clock_started: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![-INFINITE; MAX_PLY + 1],
+            played: vec![None; MAX_PLY + 1],
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Move ordering: hash move first, then captures that do not lose material (by MVV-LVA), killers,
-//! quiet moves by history, and last the captures that lose material.
+//! the counter-move to the opponent's last move, quiet moves by history, and last the captures
+//! that lose material.
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
@@ -12,6 +13,8 @@ const GOOD_CAPTURE: i32 = 1_000_000;
 const QUEEN_PROMOTION: i32 = 950_000;
 pub const FIRST_KILLER: i32 = 900_000;
 pub const SECOND_KILLER: i32 = 899_000;
+/// The quiet move that last refuted the opponent's previous move (counter-move).
+pub const COUNTER_MOVE: i32 = 898_000;
 /// Captures that lose material in the exchange come after every quiet move.
 const LOSING_CAPTURE: i32 = -1_000_000;
 const UNDER_PROMOTION: i32 = -100_000;
@@ -23,9 +26,12 @@ fn order_value(role: Role) -> i32 {
     [100, 300, 320, 500, 900, 2000][role as usize - 1]
 }
 
-/// Killer moves (quiet moves that caused a cutoff at the same ply) and the butterfly history.
+/// Killer moves (quiet moves that caused a cutoff at the same ply), counter-moves (the quiet
+/// move that last refuted a given opponent move) and the butterfly history.
 pub struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
+    /// Indexed by the side to move and the from/to squares of the opponent's last move.
+    counters: Vec<Option<Move>>,
     history: Vec<i32>,
 }
 
@@ -33,6 +39,7 @@ impl Default for Heuristics {
     fn default() -> Self {
         Heuristics {
             killers: vec![[None; 2]; MAX_PLY + 1],
+            counters: vec![None; 2 * 64 * 64],
             history: vec![0; 2 * 64 * 64],
         }
     }
@@ -55,8 +62,19 @@ impl Heuristics {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
 
-    /// Records a quiet move that refuted the opponent's move at `ply`.
-    pub fn record_cutoff(&mut self, color: Color, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+    /// Records a quiet move that refuted the opponent's move `previous` at `ply`.
+    pub fn record_cutoff(
+        &mut self,
+        color: Color,
+        m: Move,
+        previous: Option<Move>,
+        ply: usize,
+        depth: i32,
+        tried: &[Move],
+    ) {
+        if let Some(p) = previous {
+            self.counters[history_index(color, p)] = Some(m);
+        }
         if let Some(k) = self.killers.get_mut(ply)
             && k[0] != Some(m)
         {
@@ -84,10 +102,12 @@ impl Heuristics {
         pos: &Chess,
         moves: &MoveList,
         hash_move: u16,
+        previous: Option<Move>,
         ply: usize,
     ) -> Vec<i32> {
         let color = pos.turn();
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
+        let counter = previous.and_then(|p| self.counters[history_index(color, p)]);
         moves
             .iter()
             .map(|&m| {
@@ -110,6 +130,8 @@ impl Heuristics {
                     FIRST_KILLER
                 } else if killers[1] == Some(m) {
                     SECOND_KILLER
+                } else if counter == Some(m) {
+                    COUNTER_MOVE
                 } else {
                     self.history[history_index(color, m)]
                 }

@@ -14,17 +14,13 @@ controls); at this time control its levels may be off by some tens of Elo, so th
 "Elo on Stockfish's scale at this time control". Needs `pip install chess` and
 /usr/games/stockfish.
 """
-import argparse, os, re, subprocess, sys
+import argparse, os
 
 import chess.engine
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MATCH = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'tools', 'match.py'))
-BOOK = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'books', '2moves_v1.epd'))
-STOCKFISH = '/usr/games/stockfish'
+from match_run import BOOK, HERE, run_match
 
-SUMMARY = re.compile(r'A vs B: \+(\d+) =(\d+) -(\d+)\s+score ([\d.]+)\s+Elo (\S+) \[(\S+), (\S+)\]\s+'
-                     r'illegal (\d+) crashes (\d+) time-losses (\d+)')
+STOCKFISH = '/usr/games/stockfish'
 
 
 def stockfish_elo_range():
@@ -41,19 +37,16 @@ def elo_value(text):
 
 
 def calibrate(engine, target, sf_elo, games, tc, concurrency, out_dir):
-    args = [sys.executable, MATCH, '--a', engine, '--b', STOCKFISH, '--games', str(games),
+    args = ['--a', engine, '--b', STOCKFISH, '--games', str(games),
             '--tc', tc, '--book', BOOK, '--concurrency', str(concurrency),
             '--a-opt', 'UCI_LimitStrength=true', '--a-opt', f'UCI_Elo={target}',
             '--b-opt', 'Threads=1', '--b-opt', 'Hash=16',
             '--b-opt', 'UCI_LimitStrength=true', '--b-opt', f'UCI_Elo={sf_elo}',
             '--pgn', os.path.join(out_dir, f'calibration-{target}.pgn')]
-    proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    with open(os.path.join(out_dir, f'calibration-{target}.log'), 'w') as log:
-        log.write(proc.stdout)
-    m = SUMMARY.search(proc.stdout)
-    if not m:
+    summary = run_match(args, os.path.join(out_dir, f'calibration-{target}.log'))
+    if summary is None:
         return f'| {target} | {sf_elo} | match failed, see calibration-{target}.log |'
-    w, d, l, score, diff, lo, hi, ill, cr, tl = m.groups()
+    w, d, l, score, diff, lo, hi, ill, cr, tl = summary
     n = int(w) + int(d) + int(l)
     measured = sf_elo + elo_value(diff)
     low, high = sf_elo + elo_value(lo), sf_elo + elo_value(hi)

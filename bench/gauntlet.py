@@ -9,11 +9,9 @@ wins/draws/losses of Threefold, score, Elo with its 95% interval, and the illega
 crashes and time losses counted by match.py. Needs `pip install chess` and the Debian
 packages stockfish, glaurung, toga2, ethereal-chess (they land in /usr/games).
 """
-import argparse, os, re, subprocess, sys
+import argparse, os
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MATCH = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'tools', 'match.py'))
-BOOK = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'books', '2moves_v1.epd'))
+from match_run import BOOK, HERE, run_match
 
 OPPONENTS = {
     'glaurung': ('/usr/games/glaurung', ['Threads=1', 'OwnBook=false']),
@@ -24,25 +22,19 @@ OPPONENTS = {
     'sf2850': ('/usr/games/stockfish', ['Threads=1', 'UCI_LimitStrength=true', 'UCI_Elo=2850']),
 }
 
-SUMMARY = re.compile(r'A vs B: \+(\d+) =(\d+) -(\d+)\s+score ([\d.]+)\s+Elo (\S+) \[(\S+), (\S+)\]\s+'
-                     r'illegal (\d+) crashes (\d+) time-losses (\d+)')
-
 
 def play(engine, name, games, tc, concurrency, out_dir):
     cmd, opts = OPPONENTS[name]
-    args = [sys.executable, MATCH, '--a', engine, '--b', cmd, '--games', str(games), '--tc', tc,
+    args = ['--a', engine, '--b', cmd, '--games', str(games), '--tc', tc,
             '--book', BOOK, '--concurrency', str(concurrency),
             '--pgn', os.path.join(out_dir, f'{name}.pgn')]
     for o in opts:
         args += ['--b-opt', o]
     log_path = os.path.join(out_dir, f'{name}.log')
-    with open(log_path, 'w') as log:
-        proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        log.write(proc.stdout)
-    m = SUMMARY.search(proc.stdout)
-    if not m:
+    summary = run_match(args, log_path)
+    if summary is None:
         return f'| {name} | match failed, see {log_path} |'
-    w, d, l, score, elo, lo, hi, ill, cr, tl = m.groups()
+    w, d, l, score, elo, lo, hi, ill, cr, tl = summary
     n = int(w) + int(d) + int(l)
     return f'| {name} | {n} | {w}/{d}/{l} | {score} | {elo} [{lo}, {hi}] | {ill} | {cr} | {tl} |'
 

@@ -1,0 +1,21 @@
+"""Runs ../shared/tools/match.py and reads its summary line; shared by gauntlet.py and calibrate_elo.py."""
+import os, re, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MATCH = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'tools', 'match.py'))
+BOOK = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'books', '2moves_v1.epd'))
+
+SUMMARY = re.compile(r'A vs B: \+(\d+) =(\d+) -(\d+)\s+score ([\d.]+)\s+Elo (\S+) \[(\S+), (\S+)\]\s+'
+                     r'illegal (\d+) crashes (\d+) time-losses (\d+)')
+
+
+def run_match(match_args, log_path):
+    """Plays a match (`match_args` are match.py's own flags), keeps its output in `log_path`, and
+    returns the summary fields (w, d, l, score, elo, low, high, illegal, crashes, time losses) as
+    strings, or None when the match printed no summary."""
+    proc = subprocess.run([sys.executable, MATCH] + match_args,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    with open(log_path, 'w') as log:
+        log.write(proc.stdout)
+    m = SUMMARY.search(proc.stdout)
+    return m.groups() if m else None

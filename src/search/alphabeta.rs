@@ -4,7 +4,8 @@
 //! futility and exchange (SEE) pruning of single moves; late moves are searched with reductions
 //! that grow with depth and move number (less for killers, counter-moves, good history and
 //! improving nodes). A node with no hash move is searched a ply shallower (internal iterative
-//! reduction).
+//! reduction). A hash move that alone holds the node's score is searched a ply deeper
+//! (singular extension), found by searching the node without it at half depth.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -13,7 +14,9 @@ use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::limits::Limits;
 use super::mates_within;
-use super::ordering::{COUNTER_MOVE, Heuristics, capture_score, material_gain, pick_next};
+use super::ordering::{
+    COUNTER_MOVE, Heuristics, Lineage, capture_score, material_gain, pick_next, piece_to,
+};
 use super::repetition::KeyStack;
 use super::score::{
     DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, from_table, is_mate, mated_in, to_table,
@@ -21,7 +24,7 @@ use super::score::{
 use super::see;
 use super::tablebase::{Outcome, RootResult, TB_WIN, Tables};
 use super::time::TimeManager;
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, TranspositionTable, pack_move};
 use crate::eval::evaluate;
 use crate::game::{is_dead_by_material, key_after, position_key};
 
@@ -29,6 +32,8 @@ use crate::game::{is_dead_by_material, key_after, position_key};
 const POLL_INTERVAL: u64 = 1024;
 /// Margin per ply of depth for reverse futility pruning.
 const REVERSE_FUTILITY_MARGIN: i32 = 90;
+/// Ordering bonus in quiescence for the hash move, above every capture.
+const QS_HASH_MOVE: i32 = 100_000;
 /// Margin for delta pruning in quiescence.
 const DELTA_MARGIN: i32 = 200;
 /// Futility pruning of quiet moves: margin at depth 0 and per ply of depth.
@@ -36,8 +41,13 @@ const FUTILITY_BASE: i32 = 100;
 const FUTILITY_PER_DEPTH: i32 = 80;
 /// Deepest remaining depth at which quiet moves are pruned by count, futility or exchange.
 const SHALLOW_DEPTH: i32 = 6;
-/// History score worth one ply less (or more) of late-move reduction.
-const HISTORY_PER_PLY: i32 = 6_000;
+/// History score (butterfly plus continuation) worth one ply less (or more) of late-move
+/// reduction.
+const HISTORY_PER_PLY: i32 = 10_000;
+/// Singular extensions: the least depth, and how far below the hash score (per ply of depth)
+/// the other moves must all stay for the hash move to count as singular.
+const SINGULAR_DEPTH: i32 = 8;
+const SINGULAR_MARGIN_PER_PLY: i32 = 2;
 /// Razoring: at depth 1 and 2, a static evaluation this far (per ply) below alpha goes
 /// straight to quiescence.
 const RAZOR_MARGIN: i32 = 250;
@@ -80,6 +90,10 @@ pub struct Worker<'a> {
     pub evals: Vec<i32>,
     /// The move played at each ply of the current line (None for a null move).
     pub played: Vec<Option<Move>>,
+    /// The move left out at each ply while testing whether the hash move is singular.
+    pub excluded: Vec<Option<Move>>,
+    /// The depth of the current iteration at the root.
+    pub root_depth: i32,
 }
 
 impl Worker<'_> {
@@ -168,6 +182,18 @@ impl Worker<'_> {
         None
     }
 
+    /// The moves that led to the node at `ply`, whose side to move is `turn`.
+    fn lineage(&self, ply: usize, turn: shakmaty::Color) -> Lineage {
+        let played = |back: usize| ply.checked_sub(back).and_then(|p| self.played[p]);
+        Lineage {
+            previous: played(1),
+            continuations: [
+                played(1).map(|m| piece_to(!turn, m)),
+                played(2).map(|m| piece_to(turn, m)),
+            ],
+        }
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -253,14 +279,21 @@ impl Worker<'_> {
             }
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply).max(draw_floor);
+            return self.quiescence(pos, key, alpha, beta, ply).max(draw_floor);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32);
+        if is_root {
+            self.root_depth = depth;
+        }
 
+        // Set while testing whether that move is singular: the node is searched without it.
+        let excluded = self.excluded[ply];
         let entry = self.tt.probe(key);
         let hash_move = entry.map_or(0, |e| e.packed_move);
-        if let Some(e) = entry.filter(|e| !pv_node && !is_root && e.depth >= depth) {
+        if let Some(e) =
+            entry.filter(|e| !pv_node && !is_root && excluded.is_none() && e.depth >= depth)
+        {
             let score = from_table(e.score, ply);
             let usable = mate_fits_fifty_moves(score, ply, pos.halfmoves())
                 && match e.bound {
@@ -273,14 +306,34 @@ impl Worker<'_> {
             }
         }
 
-        if !is_root && let Some(score) = self.probe_tables(pos, depth, alpha, beta, ply) {
+        if !is_root
+            && excluded.is_none()
+            && let Some(score) = self.probe_tables(pos, depth, alpha, beta, ply)
+        {
             return score;
         }
 
         let in_check = pos.is_check();
-        let static_eval = if in_check { -INFINITE } else { evaluate(pos) };
+        let static_eval = match entry {
+            _ if in_check => -INFINITE,
+            // The table keeps the evaluation: the same position evaluates the same.
+            Some(e) => e.eval,
+            None => evaluate(pos),
+        };
         self.evals[ply] = static_eval;
         let improving = self.improving(ply, static_eval);
+        let eval = refined_eval(static_eval, entry, ply);
+        let singular_score = entry
+            .filter(|e| {
+                !is_root
+                    && excluded.is_none()
+                    && depth >= SINGULAR_DEPTH
+                    && e.depth >= depth - 3
+                    && e.bound != Bound::Upper
+                    && (ply as i32) < 2 * self.root_depth
+            })
+            .map(|e| from_table(e.score, ply))
+            .filter(|&score| !is_mate(score));
 
         // Internal iterative reduction: with no hash move the node was not searched before (or
         // not usefully); search it a ply shallower rather than spend full depth on a guess.
@@ -288,20 +341,20 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        if !pv_node && !in_check && !is_root {
+        if !pv_node && !in_check && !is_root && excluded.is_none() {
             // Razoring: hopelessly below alpha near the leaves, see if a capture saves it.
-            if depth <= 2 && static_eval + RAZOR_MARGIN * depth <= alpha {
-                let score = self.quiescence(pos, alpha, alpha + 1, ply);
+            if depth <= 2 && eval + RAZOR_MARGIN * depth <= alpha {
+                let score = self.quiescence(pos, key, alpha, alpha + 1, ply);
                 if score <= alpha {
                     return score.max(draw_floor);
                 }
             }
             // Reverse futility: far above beta at low depth, assume a quiet move holds it.
             let margin = REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving));
-            if depth <= 6 && !is_mate(beta) && static_eval - margin >= beta {
-                return static_eval;
+            if depth <= 6 && !is_mate(beta) && eval - margin >= beta {
+                return eval;
             }
-            if let Some(score) = self.try_null_move(pos, depth, beta, static_eval, ply) {
+            if let Some(score) = self.try_null_move(pos, depth, beta, eval, ply) {
                 return score;
             }
         }
@@ -318,10 +371,10 @@ impl Worker<'_> {
                 self.draw_score(ply)
             };
         }
-        let previous = ply.checked_sub(1).and_then(|p| self.played[p]);
+        let lineage = self.lineage(ply, pos.turn());
         let mut scores = self
             .heuristics
-            .score_moves(pos, &moves, hash_move, previous, ply);
+            .score_moves(pos, &moves, hash_move, &lineage, ply);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -330,6 +383,19 @@ impl Worker<'_> {
         let mut index = 0;
         while let Some(m) = pick_next(&mut moves, &mut scores, index) {
             let order_score = scores[index];
+            if excluded == Some(m) {
+                index += 1;
+                continue;
+            }
+            let mut extension = 0;
+            if let Some(tt_score) = singular_score.filter(|_| pack_move(m) == hash_move) {
+                match self.singular(pos, key, m, tt_score, depth, ply) {
+                    Singular::Extend => extension = 1,
+                    Singular::MultiCut(score) if score >= beta => return score,
+                    Singular::MultiCut(_) => {}
+                    Singular::Stopped => return 0,
+                }
+            }
             let quiet = !m.is_capture() && m.promotion().is_none();
             let mut child = pos.clone();
             child.play_unchecked(m);
@@ -339,7 +405,7 @@ impl Worker<'_> {
                 in_check,
                 gives_check,
                 improving,
-                static_eval,
+                eval,
                 alpha,
             };
             if !pv_node
@@ -350,7 +416,7 @@ impl Worker<'_> {
                 continue;
             }
             let child_key = key_after(pos, key, m, &child);
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let new_depth = depth - 1 + i32::from(gives_check).max(extension);
             self.played[ply] = Some(m);
 
             self.keys.push(child_key);
@@ -396,7 +462,7 @@ impl Worker<'_> {
                             self.heuristics.record_cutoff(
                                 pos.turn(),
                                 m,
-                                previous,
+                                &lineage,
                                 ply,
                                 depth,
                                 &quiets_tried,
@@ -413,6 +479,10 @@ impl Worker<'_> {
 
         // A draw in hand is a floor under the fail-low value too.
         best_score = best_score.max(draw_floor);
+        if excluded.is_some() {
+            // The node without its best move: a partial answer, not for the table.
+            return best_score;
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -424,13 +494,46 @@ impl Worker<'_> {
             // A draw score resting on a repetition or the fifty-move clock belongs to this path
             // only: keep the move for ordering, with a depth that never allows a cutoff.
             self.tt
-                .store(key, best_move, 0, static_eval, 0, Bound::Upper);
+                .store(key, best_move, 0, static_eval, -1, Bound::Upper);
         } else {
             let stored = to_table(best_score, ply);
             self.tt
                 .store(key, best_move, stored, static_eval, depth, bound);
         }
         best_score
+    }
+
+    /// Searches the node without the hash move `m`, at half depth, in a null window just below
+    /// the hash score: if every other move fails low there, `m` alone holds the score and is
+    /// extended; if one reaches the window, the node likely has several good moves.
+    fn singular(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        m: Move,
+        tt_score: i32,
+        depth: i32,
+        ply: usize,
+    ) -> Singular {
+        let singular_beta = tt_score - SINGULAR_MARGIN_PER_PLY * depth;
+        self.excluded[ply] = Some(m);
+        let score = self.negamax(
+            pos,
+            key,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+        );
+        self.excluded[ply] = None;
+        self.pv[ply].clear();
+        if self.stopped {
+            Singular::Stopped
+        } else if score < singular_beta {
+            Singular::Extend
+        } else {
+            Singular::MultiCut(singular_beta)
+        }
     }
 
     /// True when the side to move stands better than two plies ago (its previous turn).
@@ -464,7 +567,7 @@ impl Worker<'_> {
             if quiets_tried as i32 >= enough {
                 return true;
             }
-            if node.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= node.alpha {
+            if node.eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= node.alpha {
                 return true;
             }
             !see::wins_at_least(pos, m, -50 * depth * depth)
@@ -533,8 +636,8 @@ impl Worker<'_> {
     }
 
     /// Quiescence: only captures and queen promotions (all moves when in check), with the
-    /// static evaluation as a "stand pat" floor.
-    fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// static evaluation as a "stand pat" floor. Results go to the hash table at depth 0.
+    fn quiescence(&mut self, pos: &Chess, key: u64, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if self.poll() {
             return 0;
@@ -547,17 +650,32 @@ impl Worker<'_> {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
+        let pv_node = beta - alpha > 1;
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry.filter(|e| !pv_node && e.depth >= 0) {
+            let score = from_table(e.score, ply);
+            let usable = mate_fits_fifty_moves(score, ply, pos.halfmoves())
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+            if usable {
+                return score;
+            }
+        }
         let in_check = pos.is_check();
         let mut best = -INFINITE;
         let mut stand_pat = -INFINITE;
         if !in_check {
-            stand_pat = evaluate(pos);
+            stand_pat = entry.map_or_else(|| evaluate(pos), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
+        let original_alpha = alpha;
         let mut moves = pos.legal_moves();
         if moves.is_empty() && in_check {
             return mated_in(ply);
@@ -565,7 +683,12 @@ impl Worker<'_> {
         if !in_check {
             moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         }
-        let mut scores: Vec<i32> = moves.iter().map(|&m| capture_score(m)).collect();
+        let hash_move = entry.map_or(0, |e| e.packed_move);
+        let mut scores: Vec<i32> = moves
+            .iter()
+            .map(|&m| capture_score(m) + i32::from(pack_move(m) == hash_move) * QS_HASH_MOVE)
+            .collect();
+        let mut best_move = None;
         let mut index = 0;
         while let Some(m) = pick_next(&mut moves, &mut scores, index) {
             index += 1;
@@ -578,7 +701,8 @@ impl Worker<'_> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let child_key = key_after(pos, key, m, &child);
+            let score = -self.quiescence(&child, child_key, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
             }
@@ -586,6 +710,7 @@ impl Worker<'_> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     self.update_pv(ply, m);
                     if alpha >= beta {
                         break;
@@ -593,6 +718,15 @@ impl Worker<'_> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_table(best, ply), stand_pat, 0, bound);
         best
     }
 }
@@ -603,8 +737,36 @@ struct Shallow {
     in_check: bool,
     gives_check: bool,
     improving: bool,
-    static_eval: i32,
+    /// The static evaluation, or the hash score where its bound says it is better.
+    eval: i32,
     alpha: i32,
+}
+
+/// What the singular-extension test found.
+enum Singular {
+    /// Every other move fails low: the hash move alone holds the node.
+    Extend,
+    /// Another move reaches this score too (a cutoff if it is at least beta).
+    MultiCut(i32),
+    Stopped,
+}
+
+/// The static evaluation, corrected by the hash score where the bound says which way the
+/// true score lies from it.
+fn refined_eval(static_eval: i32, entry: Option<super::tt::Entry>, ply: usize) -> i32 {
+    let Some(e) = entry.filter(|e| e.depth >= 0 && static_eval != -INFINITE) else {
+        return static_eval;
+    };
+    let score = from_table(e.score, ply);
+    if is_mate(score) {
+        return static_eval;
+    }
+    match e.bound {
+        Bound::Exact => score,
+        Bound::Lower if score > static_eval => score,
+        Bound::Upper if score < static_eval => score,
+        _ => static_eval,
+    }
 }
 
 /// The base late-move reduction in plies for the `index`-th move at `depth`: it grows with the

@@ -355,6 +355,8 @@ impl<'a> Worker<'a> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![-INFINITE; MAX_PLY + 1],
             played: vec![None; MAX_PLY + 1],
+            excluded: vec![None; MAX_PLY + 1],
+            root_depth: 0,
         }
     }
 }

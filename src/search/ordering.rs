@@ -1,6 +1,8 @@
 //! Move ordering: hash move first, then captures that do not lose material (by MVV-LVA), killers,
 //! the counter-move to the opponent's last move, quiet moves by history, and last the captures
-//! that lose material.
+//! that lose material. A quiet move's history is the sum of the butterfly table (side, from,
+//! to) and two continuation tables: how the move (piece, to) fared after the opponent's last
+//! move, and after our own move before it.
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
@@ -26,13 +28,33 @@ fn order_value(role: Role) -> i32 {
     [100, 300, 320, 500, 900, 2000][role as usize - 1]
 }
 
+/// Coloured piece and destination square of a move: 12 × 64 values.
+const PIECE_TO: usize = 12 * 64;
+
+/// The continuation-history key of a move: which coloured piece went where.
+pub fn piece_to(color: Color, m: Move) -> usize {
+    (color as usize * 6 + m.role() as usize - 1) * 64 + m.to() as usize
+}
+
+/// What a node knows of the moves that led to it, for ordering and history updates.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Lineage {
+    /// The opponent's last move (None at the root or after a null move).
+    pub previous: Option<Move>,
+    /// Continuation keys (`piece_to`) of the moves one and two plies back.
+    pub continuations: [Option<usize>; 2],
+}
+
 /// Killer moves (quiet moves that caused a cutoff at the same ply), counter-moves (the quiet
-/// move that last refuted a given opponent move) and the butterfly history.
+/// move that last refuted a given opponent move), the butterfly history and the continuation
+/// history.
 pub struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
     /// Indexed by the side to move and the from/to squares of the opponent's last move.
     counters: Vec<Option<Move>>,
     history: Vec<i32>,
+    /// Indexed by an earlier move's `piece_to`, then this move's.
+    continuation: Vec<i16>,
 }
 
 impl Default for Heuristics {
@@ -41,6 +63,7 @@ impl Default for Heuristics {
             killers: vec![[None; 2]; MAX_PLY + 1],
             counters: vec![None; 2 * 64 * 64],
             history: vec![0; 2 * 64 * 64],
+            continuation: vec![0; PIECE_TO * PIECE_TO],
         }
     }
 }
@@ -62,17 +85,18 @@ impl Heuristics {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
 
-    /// Records a quiet move that refuted the opponent's move `previous` at `ply`.
+    /// Records a quiet move that refuted the opponent's last move at `ply`; the quiet moves
+    /// tried before it lose as much history as it gains.
     pub fn record_cutoff(
         &mut self,
         color: Color,
         m: Move,
-        previous: Option<Move>,
+        lineage: &Lineage,
         ply: usize,
         depth: i32,
         tried: &[Move],
     ) {
-        if let Some(p) = previous {
+        if let Some(p) = lineage.previous {
             self.counters[history_index(color, p)] = Some(m);
         }
         if let Some(k) = self.killers.get_mut(ply)
@@ -82,18 +106,36 @@ impl Heuristics {
             k[0] = Some(m);
         }
         let bonus = (depth * depth).min(400);
-        self.update_history(color, m, bonus);
+        self.update_history(color, m, lineage, bonus);
         for &other in tried {
             if other != m && !other.is_capture() {
-                self.update_history(color, other, -bonus);
+                self.update_history(color, other, lineage, -bonus);
             }
         }
     }
 
-    /// Moves a history entry toward +-HISTORY_MAX, slowing as it gets close ("gravity").
-    fn update_history(&mut self, color: Color, m: Move, bonus: i32) {
-        let entry = &mut self.history[history_index(color, m)];
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    /// Moves the butterfly and continuation entries of `m` by `bonus`.
+    fn update_history(&mut self, color: Color, m: Move, lineage: &Lineage, bonus: i32) {
+        gravity(&mut self.history[history_index(color, m)], bonus);
+        let own = piece_to(color, m);
+        for earlier in lineage.continuations.into_iter().flatten() {
+            let entry = &mut self.continuation[earlier * PIECE_TO + own];
+            let mut value = i32::from(*entry);
+            gravity(&mut value, bonus);
+            *entry = value as i16;
+        }
+    }
+
+    /// The history of a quiet move: butterfly plus continuation.
+    fn quiet_score(&self, color: Color, m: Move, lineage: &Lineage) -> i32 {
+        let own = piece_to(color, m);
+        let continuation: i32 = lineage
+            .continuations
+            .into_iter()
+            .flatten()
+            .map(|earlier| i32::from(self.continuation[earlier * PIECE_TO + own]))
+            .sum();
+        self.history[history_index(color, m)] + continuation
     }
 
     /// The ordering score of every move in `moves`.
@@ -102,12 +144,14 @@ impl Heuristics {
         pos: &Chess,
         moves: &MoveList,
         hash_move: u16,
-        previous: Option<Move>,
+        lineage: &Lineage,
         ply: usize,
     ) -> Vec<i32> {
         let color = pos.turn();
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
-        let counter = previous.and_then(|p| self.counters[history_index(color, p)]);
+        let counter = lineage
+            .previous
+            .and_then(|p| self.counters[history_index(color, p)]);
         moves
             .iter()
             .map(|&m| {
@@ -133,11 +177,16 @@ impl Heuristics {
                 } else if counter == Some(m) {
                     COUNTER_MOVE
                 } else {
-                    self.history[history_index(color, m)]
+                    self.quiet_score(color, m, lineage)
                 }
             })
             .collect()
     }
+}
+
+/// Moves a history entry toward +-HISTORY_MAX, slowing as it gets close ("gravity").
+fn gravity(entry: &mut i32, bonus: i32) {
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
 }
 
 /// Picks the best-scored move not yet tried (selection sort, one step per call).

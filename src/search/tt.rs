@@ -3,6 +3,10 @@
 //! Scores are stored relative to the node (see `score::to_table`). Draws by repetition are
 //! never stored at the node where they are detected, since they depend on the path.
 //!
+//! The table is made of 64-byte buckets (one cache line) of four slots. A key maps to one
+//! bucket; a new position replaces the slot whose entry is worth least: empty first, then the
+//! one with the lowest depth less eight plies per search it has aged.
+//!
 //! All search threads share one table without locks: a slot is two atomic words, the entry
 //! and the key xor the entry, so a slot torn by two threads writing at once fails the key test
 //! on its next read instead of giving one position another's entry.
@@ -29,18 +33,33 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// Slots per bucket: four 16-byte slots fill a 64-byte cache line.
+const BUCKET_SLOTS: usize = 4;
+
+/// Slots that share a cache line; a key may live in any of them.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; BUCKET_SLOTS],
+}
+
+/// An entry loses this many plies of depth, for replacement, per search since it was written.
+const AGE_WEIGHT: i32 = 8;
+
 /// A probe's answer.
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
     pub packed_move: u16,
     pub score: i32,
     pub eval: i32,
+    /// The draft of the stored search; 0 for quiescence, -1 for an entry that holds only a
+    /// move (its score rested on the path and must not be used).
     pub depth: i32,
     pub bound: Bound,
 }
 
-/// An entry as stored: move, score, eval, depth, and flags (low two bits: bound, 0 = empty;
-/// high six bits: the search generation).
+/// An entry as stored: move, score, eval, depth + 1, and flags (low two bits: bound, 0 =
+/// empty; high six bits: the search generation).
 #[derive(Debug, Clone, Copy, Default)]
 struct Packed {
     packed_move: u16,
@@ -76,6 +95,12 @@ impl Packed {
     fn generation(self) -> u8 {
         self.flags >> 2
     }
+
+    /// What the entry is worth keeping, in plies: its depth, less for each search it has aged.
+    fn worth(self, generation: u8) -> i32 {
+        let age = (generation.wrapping_sub(self.generation()) & 0x3f) as i32;
+        self.depth as i32 - AGE_WEIGHT * age
+    }
 }
 
 /// Packs a move into 16 bits: from, to and promotion piece (castling as king takes rook).
@@ -100,29 +125,29 @@ fn available_mib() -> Option<usize> {
 
 /// The table itself.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     generation: u8,
 }
 
-const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
 impl TranspositionTable {
     /// A table of `mib` mebibytes.
     pub fn new(mib: usize) -> TranspositionTable {
         let mut tt = TranspositionTable {
-            slots: Vec::new(),
+            buckets: Vec::new(),
             generation: 0,
         };
         if let Err(e) = tt.resize(mib) {
             log::error!("{}", e.0);
-            tt.slots.resize_with(1024, Slot::default);
+            tt.buckets.resize_with(1024, Bucket::default);
         }
         tt
     }
 
     /// Changes the size; on failure the old table is kept.
     pub fn resize(&mut self, mib: usize) -> Result<(), ResizeError> {
-        let count = (mib.max(1) * 1024 * 1024 / SLOT_BYTES).max(1);
+        let count = (mib.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
         if let Some(available) = available_mib()
             && mib > available
         {
@@ -131,27 +156,27 @@ impl TranspositionTable {
                 self.size_mib()
             )));
         }
-        let mut slots = Vec::new();
+        let mut buckets = Vec::new();
         let current = self.size_mib();
-        slots.try_reserve_exact(count).map_err(|_| {
+        buckets.try_reserve_exact(count).map_err(|_| {
             ResizeError(format!(
                 "cannot allocate a {mib} MiB hash table; keeping the {current} MiB table"
             ))
         })?;
-        slots.resize_with(count, Slot::default);
-        self.slots = slots;
+        buckets.resize_with(count, Bucket::default);
+        self.buckets = buckets;
         self.generation = 0;
         Ok(())
     }
 
     /// Size in mebibytes.
     pub fn size_mib(&self) -> usize {
-        self.slots.len() * SLOT_BYTES / (1024 * 1024)
+        self.buckets.len() * BUCKET_BYTES / (1024 * 1024)
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for slot in &mut self.slots {
+        for slot in self.buckets.iter_mut().flat_map(|b| b.slots.iter_mut()) {
             *slot.check.get_mut() = 0;
             *slot.data.get_mut() = 0;
         }
@@ -163,14 +188,39 @@ impl TranspositionTable {
         self.generation = (self.generation + 1) & 0x3f;
     }
 
-    fn slot(&self, key: u64) -> Option<&Slot> {
-        let index = ((key as u128 * self.slots.len() as u128) >> 64) as usize;
-        self.slots.get(index)
+    fn bucket(&self, key: u64) -> Option<&Bucket> {
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        self.buckets.get(index)
     }
 
-    /// The entry stored for `key` (None when the slot is empty or holds another position).
+    /// The entry stored for `key` (None when no slot of its bucket holds it).
     fn read(&self, key: u64) -> Option<Packed> {
-        read_slot(self.slot(key)?, key).1
+        let bucket = self.bucket(key)?;
+        bucket.slots.iter().find_map(|slot| read_slot(slot, key).1)
+    }
+
+    /// The slot to write `key` into, and the entry it already holds for `key` if any: its own
+    /// slot when present, else the empty or least worth keeping.
+    fn slot_for(&self, key: u64) -> Option<(&Slot, Option<Packed>)> {
+        let bucket = self.bucket(key)?;
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.slots {
+            let (packed, own) = read_slot(slot, key);
+            if own.is_some() {
+                return Some((slot, own));
+            }
+            let worth = if packed.is_empty() {
+                i32::MIN
+            } else {
+                packed.worth(self.generation)
+            };
+            if worth < victim_worth {
+                victim = slot;
+                victim_worth = worth;
+            }
+        }
+        Some((victim, None))
     }
 
     /// Looks a position up.
@@ -185,12 +235,13 @@ impl TranspositionTable {
             packed_move: packed.packed_move,
             score: packed.score as i32,
             eval: packed.eval as i32,
-            depth: packed.depth as i32,
+            depth: packed.depth as i32 - 1,
             bound,
         })
     }
 
-    /// Stores what a search found; `score` must already be relative to the node.
+    /// Stores what a search found; `score` must already be relative to the node. A `depth`
+    /// of -1 keeps only the move (and eval): the score is not to be trusted elsewhere.
     pub fn store(
         &self,
         key: u64,
@@ -200,15 +251,12 @@ impl TranspositionTable {
         depth: i32,
         bound: Bound,
     ) {
-        let Some(slot) = self.slot(key) else {
+        let Some((slot, existing)) = self.slot_for(key) else {
             return;
         };
-        let (victim, existing) = read_slot(slot, key);
         if let Some(old) = existing
-            && depth == 0
-            && old.depth > 0
+            && self.keeps_score(old, depth, bound)
         {
-            // A move-only entry (a path-dependent result) keeps a deeper score already there.
             if let Some(m) = m {
                 let kept = Packed {
                     packed_move: pack_move(m),
@@ -216,11 +264,6 @@ impl TranspositionTable {
                 };
                 write(slot, key, kept);
             }
-            return;
-        }
-        let stale = victim.is_empty() || victim.generation() != self.generation;
-        if existing.is_none() && !stale && depth + 2 < victim.depth as i32 && bound != Bound::Exact
-        {
             return;
         }
         let packed_move = match (m, existing) {
@@ -237,17 +280,29 @@ impl TranspositionTable {
             packed_move,
             score: score.clamp(-32_767, 32_767) as i16,
             eval: eval.clamp(-32_767, 32_767) as i16,
-            depth: depth.clamp(0, 255) as u8,
+            depth: (depth + 1).clamp(0, 255) as u8,
             flags: bound_bits | (self.generation << 2),
         };
         write(slot, key, entry);
     }
 
+    /// True when a new result for a stored position should leave the stored score in place
+    /// (and change at most the move): a move-only result over a real score, or a shallower
+    /// bound over a result of this same search at least four plies deeper.
+    fn keeps_score(&self, old: Packed, depth: i32, bound: Bound) -> bool {
+        let old_depth = old.depth as i32 - 1;
+        if depth < 0 {
+            return old_depth >= 0;
+        }
+        old.generation() == self.generation && bound != Bound::Exact && depth + 4 <= old_depth
+    }
+
     /// Permille of the first thousand slots used in the current search.
     pub fn hashfull(&self) -> u32 {
-        let sample = self.slots.len().min(1000);
-        let used = self.slots[..sample]
+        let sample = self.buckets.len().min(1000 / BUCKET_SLOTS) * BUCKET_SLOTS;
+        let used = self.buckets[..sample / BUCKET_SLOTS]
             .iter()
+            .flat_map(|b| b.slots.iter())
             .map(|s| Packed::from_bits(s.data.load(Ordering::Relaxed)))
             .filter(|p| !p.is_empty() && p.generation() == self.generation)
             .count();
@@ -292,7 +347,8 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let key = 0xdead_beef_0000_0001;
         tt.store(key, None, 10, 20, 5, Bound::Exact);
-        let slot = tt.slot(key).expect("slot");
+        let (slot, own) = tt.slot_for(key).expect("slot");
+        assert!(own.is_some());
         // Another thread's half-finished write: the entry word changed, the check word did not.
         slot.data.store(
             Packed {
@@ -304,5 +360,41 @@ mod tests {
             Ordering::Relaxed,
         );
         assert!(tt.probe(key).is_none());
+    }
+
+    #[test]
+    fn a_bucket_keeps_four_positions_and_gives_way_by_depth_and_age() {
+        let mut tt = TranspositionTable::new(1);
+        // Keys that differ only in their low bits share a bucket.
+        let key = |i: u64| 0x4000_0000_0000_0000 | i;
+        for i in 0..4 {
+            tt.store(key(i), None, 0, 0, 10 + i as i32, Bound::Exact);
+        }
+        assert!((0..4).all(|i| tt.probe(key(i)).is_some()));
+        // Two searches later a shallow new entry replaces the shallowest old one...
+        tt.new_search();
+        tt.new_search();
+        tt.store(key(4), None, 0, 0, 1, Bound::Exact);
+        assert!(tt.probe(key(0)).is_none());
+        // ...and the next one the next shallowest old one, not the fresh shallow entry.
+        tt.store(key(5), None, 0, 0, 1, Bound::Exact);
+        assert!(tt.probe(key(1)).is_none());
+        assert!([2, 3, 4, 5].iter().all(|&i| tt.probe(key(i)).is_some()));
+    }
+
+    #[test]
+    fn a_move_only_entry_never_overwrites_a_score() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x1111_2222_3333_4444;
+        tt.store(key, None, 55, 7, 6, Bound::Lower);
+        tt.store(key, None, 0, 7, -1, Bound::Upper);
+        let e = tt.probe(key).expect("stored");
+        assert_eq!((e.score, e.depth, e.bound), (55, 6, Bound::Lower));
+        // A quiescence result (depth 0) is a real score, above a move-only entry.
+        let other = 0x5555_6666_7777_8888;
+        tt.store(other, None, 0, 7, -1, Bound::Upper);
+        assert_eq!(tt.probe(other).map(|e| e.depth), Some(-1));
+        tt.store(other, None, 30, 7, 0, Bound::Exact);
+        assert_eq!(tt.probe(other).map(|e| (e.score, e.depth)), Some((30, 0)));
     }
 }

@@ -1,27 +1,49 @@
-//! Static evaluation: a tapered sum of material, piece placement, pawn structure, mobility and
-//! king safety, from the point of view of the side to move.
+//! Static evaluation: a tapered sum of material, piece placement, pawn structure, mobility,
+//! king safety and threats, from the point of view of the side to move, scaled down in
+//! endgames that are hard to win.
 //!
 //! Each concern has its own file; `weights.rs` holds every number.
 
 mod king;
+mod pawn_table;
 mod pawns;
 mod pieces;
 mod score;
-mod weights;
+mod threats;
+pub mod weights;
 
 pub use score::{MAX_PHASE, S, s};
 
-use shakmaty::{Board, Chess, Color, Position, Role, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square};
+
+use weights::{WEIGHTS, Weights};
 
 /// The static evaluation in centipawns, positive when the side to move stands better.
 pub fn evaluate(pos: &Chess) -> i32 {
-    let white = breakdown(pos).total();
-    let from_mover = if pos.turn() == Color::White {
+    from_mover(pos, breakdown(pos).total(), &WEIGHTS)
+}
+
+/// The evaluation under other weights, from White's point of view (for the tuner; it does
+/// not use the pawn cache, which holds the engine's own weights).
+pub fn white_eval_with(pos: &Chess, w: &Weights) -> i32 {
+    let board = pos.board();
+    let total = breakdown_from(pos, w, pawns::pawn_info(board, w)).total();
+    let mover = from_mover(pos, total, w);
+    if pos.turn() == Color::White {
+        mover
+    } else {
+        -mover
+    }
+}
+
+/// White's total turned to the side to move's point of view, with the tempo bonus.
+fn from_mover(pos: &Chess, white: i32, w: &Weights) -> i32 {
+    let mover = if pos.turn() == Color::White {
         white
     } else {
         -white
     };
-    from_mover + weights::TEMPO
+    mover + w.tempo
 }
 
 /// The evaluation split into its terms, each from White's point of view.
@@ -32,6 +54,7 @@ pub struct Breakdown {
     pub pawns: S,
     pub mobility: S,
     pub king_safety: S,
+    pub threats: S,
     pub phase: i32,
     /// Endgame scale out of 128 (drawish material lowers it).
     pub scale: i32,
@@ -40,7 +63,12 @@ pub struct Breakdown {
 impl Breakdown {
     /// The tapered, scaled total from White's point of view, without tempo.
     pub fn total(&self) -> i32 {
-        let sum = self.material + self.placement + self.pawns + self.mobility + self.king_safety;
+        let sum = self.material
+            + self.placement
+            + self.pawns
+            + self.mobility
+            + self.king_safety
+            + self.threats;
         let eg = sum.eg * self.scale / 128;
         s(sum.mg, eg).taper(self.phase)
     }
@@ -48,20 +76,28 @@ impl Breakdown {
 
 /// Computes every term of the evaluation.
 pub fn breakdown(pos: &Chess) -> Breakdown {
+    breakdown_from(pos, &WEIGHTS, pawn_table::probe(pos.board()))
+}
+
+/// Every term, given the pawn structure's (computed with the same weights).
+fn breakdown_from(pos: &Chess, w: &Weights, pawn_info: pawns::PawnInfo) -> Breakdown {
     let board = pos.board();
+    let attack_maps = threats::AttackMaps::new(board);
     let mut b = Breakdown {
         phase: game_phase(board),
+        pawns: pawn_info.structure,
         ..Breakdown::default()
     };
     for color in Color::ALL {
         let sign = if color == Color::White { 1 } else { -1 };
-        b.material += pieces::material(board, color) * sign;
-        b.placement += pieces::placement(board, color) * sign;
-        b.pawns += pawns::structure(board, color) * sign;
-        b.mobility += pieces::mobility(board, color) * sign;
-        b.king_safety += king::safety(board, color) * sign;
+        b.material += pieces::material(board, color, w) * sign;
+        b.placement += pieces::placement(board, color, w) * sign;
+        b.pawns += pawns::passers(board, color, pawn_info.passers, w) * sign;
+        b.mobility += pieces::mobility(board, color, w) * sign;
+        b.king_safety += king::safety(board, color, w) * sign;
+        b.threats += threats::threats(board, color, &attack_maps, w) * sign;
     }
-    b.scale = endgame_scale(board, (b.material + b.pawns).eg);
+    b.scale = endgame_scale(board, (b.material + b.pawns).eg, w);
     b
 }
 
@@ -75,8 +111,11 @@ fn game_phase(board: &Board) -> i32 {
 }
 
 /// Scales endgames where the side ahead cannot usually win: no pawns and at most a minor piece
-/// more than the other side.
-fn endgame_scale(board: &Board, eg_balance: i32) -> i32 {
+/// more than the other side, or only a bishop each on squares of opposite colours.
+fn endgame_scale(board: &Board, eg_balance: i32, w: &Weights) -> i32 {
+    if only_opposite_bishops(board) {
+        return w.opposite_bishops_scale;
+    }
     let strong = if eg_balance >= 0 {
         Color::White
     } else {
@@ -91,19 +130,107 @@ fn endgame_scale(board: &Board, eg_balance: i32) -> i32 {
             .iter()
             .map(|&r| {
                 (board.by_role(r) & board.by_color(c)).count() as i32
-                    * weights::MATERIAL[r as usize - 1].eg
+                    * w.material[r as usize - 1].eg
             })
             .sum()
     };
-    if non_pawn(strong) - non_pawn(!strong) <= weights::MATERIAL[2].eg {
+    if non_pawn(strong) - non_pawn(!strong) <= w.material[2].eg {
         16
     } else {
         128
     }
 }
 
+/// True when the only pieces besides kings and pawns are one bishop each, on squares of
+/// opposite colours.
+fn only_opposite_bishops(board: &Board) -> bool {
+    let bishops = board.bishops();
+    let others = board.knights() | board.rooks() | board.queens();
+    others.is_empty()
+        && (bishops & board.white()).count() == 1
+        && (bishops & board.black()).count() == 1
+        && (bishops & Bitboard::LIGHT_SQUARES).count() == 1
+}
+
 /// The rank of `sq` counted from `color`'s own side (0 = its back rank).
 pub(crate) fn relative_rank(color: Color, sq: Square) -> usize {
     let r = sq.rank() as usize;
     if color == Color::White { r } else { 7 - r }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, EnPassantMode};
+
+    use super::*;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Standard)
+            .expect("legal")
+    }
+
+    /// The same position with colours swapped and the board turned over.
+    fn mirrored(pos: &Chess) -> Chess {
+        pos.to_setup(EnPassantMode::Legal)
+            .into_mirrored()
+            .position(CastlingMode::Standard)
+            .expect("legal")
+    }
+
+    #[test]
+    fn colour_swapped_positions_evaluate_the_same() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+            "2r3k1/1p3ppp/p2b4/3Np3/1P2P3/P5P1/5P1P/3R2K1 b - - 0 25",
+            "8/5k2/1p6/pP1p4/P2P4/4B3/5K2/2b5 w - - 0 40",
+            "r3k2r/1pq2ppp/p1n1pn2/2b5/4P3/2N2N2/PPPQ1PPP/R3KB1R b KQkq - 3 11",
+        ] {
+            let pos = position(fen);
+            assert_eq!(evaluate(&pos), evaluate(&mirrored(&pos)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_tuner_view_agrees_with_the_engine() {
+        let pos = position("2r3k1/1p3ppp/p2b4/3Np3/1P2P3/P5P1/5P1P/3R2K1 b - - 0 25");
+        assert_eq!(white_eval_with(&pos, &WEIGHTS), -evaluate(&pos));
+        let mut changed = WEIGHTS.clone();
+        changed.tempo += 10;
+        assert_eq!(white_eval_with(&pos, &changed), -evaluate(&pos) - 10);
+    }
+
+    #[test]
+    fn a_knight_on_an_outpost_is_worth_more_than_one_a_pawn_can_chase() {
+        // The e5 knight, defended by d4; in the second position Black's f-pawn can kick it.
+        let outpost = breakdown(&position("4k3/p5p1/8/4N3/3P4/8/8/4K3 w - - 0 1"));
+        let chased = breakdown(&position("4k3/p4p2/8/4N3/3P4/8/8/4K3 w - - 0 1"));
+        assert!(outpost.placement.mg > chased.placement.mg);
+    }
+
+    #[test]
+    fn a_pawn_attacking_a_rook_is_a_threat() {
+        let threatened = breakdown(&position("4k3/8/3r4/4P3/8/8/8/4K3 w - - 0 1"));
+        let safe = breakdown(&position("4k3/8/r7/4P3/8/8/8/4K3 w - - 0 1"));
+        assert!(threatened.threats.mg > safe.threats.mg);
+    }
+
+    #[test]
+    fn opposite_coloured_bishops_scale_the_endgame_down() {
+        // White's bishop on d3 (a light square) against one on b6 (dark) or c6 (light).
+        let opposite = breakdown(&position("4k3/8/1b6/8/3P4/2PB4/8/4K3 w - - 0 1"));
+        let same = breakdown(&position("4k3/8/2b5/8/3P4/2PB4/8/4K3 w - - 0 1"));
+        assert_eq!(opposite.scale, WEIGHTS.opposite_bishops_scale);
+        assert_eq!(same.scale, 128);
+    }
+
+    #[test]
+    fn a_passed_pawn_is_worth_more_with_the_enemy_king_far_away() {
+        let far = breakdown(&position("k7/8/8/6P1/8/8/8/6K1 w - - 0 1"));
+        let near = breakdown(&position("8/5k2/8/6P1/8/8/8/6K1 w - - 0 1"));
+        assert!(far.pawns.eg > near.pawns.eg);
+    }
 }

@@ -1,20 +1,21 @@
-//! Material, piece placement and mobility.
+//! Material, piece placement (with outposts) and mobility.
 
 use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 
+use super::pawns::{attack_span, pawn_attacks};
 use super::relative_rank;
 use super::score::S;
-use super::weights::*;
+use super::weights::{MOBILITY_BASE, Weights};
 
 /// Sum of the material values of `color`'s pieces, plus the bishop pair.
-pub fn material(board: &Board, color: Color) -> S {
+pub fn material(board: &Board, color: Color, w: &Weights) -> S {
     let ours = board.by_color(color);
     let mut total = S::default();
     for role in Role::ALL {
-        total += MATERIAL[role as usize - 1] * (board.by_role(role) & ours).count() as i32;
+        total += w.material[role as usize - 1] * (board.by_role(role) & ours).count() as i32;
     }
     if (board.bishops() & ours).count() >= 2 {
-        total += BISHOP_PAIR;
+        total += w.bishop_pair;
     }
     total
 }
@@ -29,78 +30,91 @@ fn centre_distance(sq: Square) -> i32 {
 }
 
 /// Piece-square terms, computed from simple chess shapes rather than tables.
-pub fn placement(board: &Board, color: Color) -> S {
+pub fn placement(board: &Board, color: Color, w: &Weights) -> S {
     let mut total = S::default();
     for sq in board.by_color(color) {
         let Some(role) = board.role_at(sq) else {
             continue;
         };
-        total += CENTRALITY[role as usize - 1] * centre_distance(sq);
+        total += w.centrality[role as usize - 1] * centre_distance(sq);
         let rank = relative_rank(color, sq);
         match role {
             Role::Pawn => {
-                total += PAWN_ADVANCE[rank];
+                total += w.pawn_advance[rank];
                 let file = sq.file() as usize;
                 if (3..=4).contains(&file) && (2..=4).contains(&rank) {
-                    total += PAWN_CENTRE;
+                    total += w.pawn_centre;
                 }
             }
-            Role::Rook if rank == 6 => total += ROOK_SEVENTH,
-            Role::King => total += king_placement(sq, rank),
+            Role::Rook if rank == 6 => total += w.rook_seventh,
+            Role::King => total += king_placement(sq, rank, w),
             _ => {}
         }
     }
-    total + rooks_on_files(board, color)
+    total + rooks_on_files(board, color, w) + outposts(board, color, w)
 }
 
-fn king_placement(sq: Square, rank: usize) -> S {
+/// Knights and bishops on the opponent's half (ranks 4 to 6), defended by a pawn, where no
+/// enemy pawn can ever attack them.
+fn outposts(board: &Board, color: Color, w: &Weights) -> S {
+    let own_pawns = board.pawns() & board.by_color(color);
+    let their_pawns = board.pawns() & board.by_color(!color);
+    let mut total = S::default();
+    for role in [Role::Knight, Role::Bishop] {
+        for sq in board.by_role(role) & board.by_color(color) {
+            let rank = relative_rank(color, sq);
+            let defended = (attacks::pawn_attacks(!color, sq) & own_pawns).any();
+            if (3..=5).contains(&rank)
+                && defended
+                && (attack_span(color, sq) & their_pawns).is_empty()
+            {
+                total += w.outpost[role as usize - 1];
+            }
+        }
+    }
+    total
+}
+
+fn king_placement(sq: Square, rank: usize, w: &Weights) -> S {
     let mut total = S::default();
     if rank <= 1 {
-        total += KING_HOME;
+        total += w.king_home;
     } else {
-        total += KING_ADVANCED * rank as i32;
+        total += w.king_advanced * rank as i32;
     }
     if (2..=5).contains(&(sq.file() as usize)) {
-        total += KING_CENTRE_FILES;
+        total += w.king_centre_files;
     }
     total
 }
 
 /// Rooks on open files (no pawns) and half-open files (no own pawns).
-fn rooks_on_files(board: &Board, color: Color) -> S {
+fn rooks_on_files(board: &Board, color: Color, w: &Weights) -> S {
     let mut total = S::default();
     let own_pawns = board.pawns() & board.by_color(color);
     for sq in board.rooks() & board.by_color(color) {
         let file = Bitboard::from_file(sq.file());
         if (file & board.pawns()).is_empty() {
-            total += ROOK_OPEN_FILE;
+            total += w.rook_open_file;
         } else if (file & own_pawns).is_empty() {
-            total += ROOK_SEMI_OPEN_FILE;
+            total += w.rook_semi_open_file;
         }
     }
     total
 }
 
-/// Squares attacked by `color`'s pawns.
-pub fn pawn_attacks(board: &Board, color: Color) -> Bitboard {
-    let mut all = Bitboard::EMPTY;
-    for sq in board.pawns() & board.by_color(color) {
-        all |= attacks::pawn_attacks(color, sq);
-    }
-    all
-}
-
 /// Reachable squares of knights, bishops, rooks and queens, not counting squares held by own
 /// pieces or attacked by enemy pawns.
-pub fn mobility(board: &Board, color: Color) -> S {
+pub fn mobility(board: &Board, color: Color, w: &Weights) -> S {
     let occupied = board.occupied();
-    let usable = !board.by_color(color) & !pawn_attacks(board, !color);
+    let their_pawns = board.pawns() & board.by_color(!color);
+    let usable = !board.by_color(color) & !pawn_attacks(their_pawns, !color);
     let mut total = S::default();
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         let i = role as usize - 1;
         for sq in board.by_role(role) & board.by_color(color) {
             let reach = attacks::attacks(sq, role.of(color), occupied) & usable;
-            total += MOBILITY[i] * (reach.count() as i32 - MOBILITY_BASE[i]);
+            total += w.mobility[i] * (reach.count() as i32 - MOBILITY_BASE[i]);
         }
     }
     total

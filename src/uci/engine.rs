@@ -488,6 +488,7 @@ impl Engine {
             ("pawns", b.pawns),
             ("mobility", b.mobility),
             ("king", b.king_safety),
+            ("threats", b.threats),
         ] {
             send(&format!("{name:>10} | {:>5} {:>5}", s.mg, s.eg));
         }

@@ -5,7 +5,8 @@
 //! - [`search`]: iterative deepening alpha-beta, transposition table, time management;
 //! - [`uci`]: the protocol front end;
 //! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
-//! - [`perft`] and [`bench`]: move generator checks and the fixed-node benchmark.
+//! - [`perft`] and [`bench`]: move generator checks and the fixed-node benchmark;
+//! - [`tune`]: Texel tuning of the evaluation weights (`threefold tune`).
 
 pub mod arbiter;
 pub mod bench;
@@ -13,4 +14,5 @@ pub mod eval;
 pub mod game;
 pub mod perft;
 pub mod search;
+pub mod tune;
 pub mod uci;

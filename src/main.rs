@@ -1,5 +1,6 @@
 //! Threefold's command line: no argument runs the UCI engine; `bench [depth]` and
-//! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games.
+//! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games;
+//! `tune` generates training positions and fits the evaluation weights to them.
 
 use std::process::ExitCode;
 
@@ -19,6 +20,13 @@ fn main() -> ExitCode {
         Some("bench") => run_bench(args.get(1)),
         Some("perft") => run_perft(&args[1..]),
         Some("arbiter") => run_arbiter(&args[1..]),
+        Some("tune") => match threefold::tune::command::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("threefold tune: {message}");
+                ExitCode::from(2)
+            }
+        },
         Some("--help" | "-h" | "help") => {
             println!("usage: threefold            run the UCI engine on stdin/stdout");
             println!(
@@ -27,6 +35,9 @@ fn main() -> ExitCode {
             println!("       threefold perft <depth> [fen]   count legal move paths");
             println!(
                 "       threefold arbiter [--json] [FILE.pgn ...]   judge games by the draw rules (stdin without files)"
+            );
+            println!(
+                "       threefold tune generate|fit ...   Texel tuning (threefold tune for the options)"
             );
             ExitCode::SUCCESS
         }

@@ -24,7 +24,7 @@ use super::score::{
 use super::see;
 use super::tablebase::{Outcome, RootResult, TB_WIN, Tables};
 use super::time::TimeManager;
-use super::tt::{Bound, TranspositionTable, pack_move};
+use super::tt::{Bound, Entry, TranspositionTable, pack_move};
 use crate::eval::evaluate;
 use crate::game::{is_dead_by_material, key_after, position_key};
 
@@ -293,17 +293,9 @@ impl Worker<'_> {
         let hash_move = entry.map_or(0, |e| e.packed_move);
         if let Some(e) =
             entry.filter(|e| !pv_node && !is_root && excluded.is_none() && e.depth >= depth)
+            && let Some(score) = table_cutoff(e, pos, ply, alpha, beta)
         {
-            let score = from_table(e.score, ply);
-            let usable = mate_fits_fifty_moves(score, ply, pos.halfmoves())
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-            if usable {
-                return score;
-            }
+            return score;
         }
 
         if !is_root
@@ -652,17 +644,10 @@ impl Worker<'_> {
         }
         let pv_node = beta - alpha > 1;
         let entry = self.tt.probe(key);
-        if let Some(e) = entry.filter(|e| !pv_node && e.depth >= 0) {
-            let score = from_table(e.score, ply);
-            let usable = mate_fits_fifty_moves(score, ply, pos.halfmoves())
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-            if usable {
-                return score;
-            }
+        if let Some(e) = entry.filter(|e| !pv_node && e.depth >= 0)
+            && let Some(score) = table_cutoff(e, pos, ply, alpha, beta)
+        {
+            return score;
         }
         let in_check = pos.is_check();
         let mut best = -INFINITE;
@@ -753,7 +738,7 @@ enum Singular {
 
 /// The static evaluation, corrected by the hash score where the bound says which way the
 /// true score lies from it.
-fn refined_eval(static_eval: i32, entry: Option<super::tt::Entry>, ply: usize) -> i32 {
+fn refined_eval(static_eval: i32, entry: Option<Entry>, ply: usize) -> i32 {
     let Some(e) = entry.filter(|e| e.depth >= 0 && static_eval != -INFINITE) else {
         return static_eval;
     };
@@ -790,6 +775,18 @@ fn has_pieces(pos: &Chess) -> bool {
     let board = pos.board();
     let pieces = board.by_color(pos.turn()) & !board.pawns() & !board.kings();
     pieces.any()
+}
+
+/// The stored score of `e` when its bound settles the node's window (and a stored mate can
+/// still be given before the fifty-move rule draws).
+fn table_cutoff(e: Entry, pos: &Chess, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let score = from_table(e.score, ply);
+    let settles = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    (settles && mate_fits_fifty_moves(score, ply, pos.halfmoves())).then_some(score)
 }
 
 /// False for a stored mate that cannot be delivered before the fifty-move rule draws: mate in

@@ -4,7 +4,7 @@
 //! threefold tune generate --out FILE [--games 2000] [--nodes 5000] [--threads 2] [--seed 1]
 //!                         [--book ../shared/books/2moves_v1.epd]
 //! threefold tune fit --data FILE [--passes 50] [--threads 2] [--limit N]
-//!                    [--weights src/eval/weights.rs]
+//!                    [--min-support 1000] [--weights src/eval/weights.rs]
 //! ```
 
 use std::collections::HashMap;
@@ -14,7 +14,7 @@ use super::fit::{self, Sample};
 use super::generate::{self, Options};
 use crate::eval::weights::{WEIGHTS, with_weights};
 
-const USAGE: &str = "usage: threefold tune generate --out FILE [--games N] [--nodes N] [--threads N] [--seed N] [--book FILE]\n       threefold tune fit --data FILE [--passes N] [--threads N] [--limit N] [--weights FILE]";
+const USAGE: &str = "usage: threefold tune generate --out FILE [--games N] [--nodes N] [--threads N] [--seed N] [--book FILE]\n       threefold tune fit --data FILE [--passes N] [--threads N] [--limit N] [--min-support N] [--weights FILE]";
 
 /// Runs `threefold tune ARGS`; the error is a message for the user.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -102,6 +102,7 @@ fn fit(flags: &HashMap<String, String>) -> Result<(), String> {
     }
     let threads = number(flags, "threads", 2)?;
     let passes = number(flags, "passes", 50)?;
+    let min_support = number(flags, "min-support", 1_000)?;
     let limit = number(flags, "limit", usize::MAX)?;
     let samples = read_samples(data_path, limit)?;
     let (train, held_out) = fit::split(samples);
@@ -123,7 +124,17 @@ fn fit(flags: &HashMap<String, String>) -> Result<(), String> {
             log::error!("cannot write {weights_path}: {e}");
         }
     };
-    let report = fit::fit(&train, &held_out, &mut weights, passes, threads, &mut save);
+    let limits = fit::Limits {
+        max_passes: passes,
+        min_support,
+        threads,
+    };
+    let report = fit::fit(&train, &held_out, &mut weights, limits, &mut save);
+    println!(
+        "{} weights left alone (fewer than {min_support} positions depend on them): {}",
+        report.frozen.len(),
+        report.frozen.join(" ")
+    );
     println!(
         "k {:.4}; {} passes; {} weights changed; training error {:.6} -> {:.6}; held-out error {:.6} -> {:.6}",
         report.k,

@@ -3,6 +3,10 @@
 //! current weights (so the scale of centipawns is kept), then each integer weight in turn is
 //! moved by one while that lowers the error, pass after pass, until a pass changes nothing.
 //!
+//! A weight that fewer than `min_support` training positions depend on is left as it is: with
+//! few positions (two pawns side by side on the seventh rank, say) the fit would chase their
+//! results to absurd values, since a sigmoid already saturated costs nothing to push further.
+//!
 //! One position in ten is held out and never used for fitting; its error is reported so that
 //! a fit that only memorises the training positions shows.
 
@@ -55,19 +59,22 @@ fn sigmoid(k: f64, eval: i32) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * f64::from(eval) / 400.0))
 }
 
-/// Mean squared error of `weights` over `samples`, computed on `threads` threads.
-pub fn error(samples: &[Sample], weights: &Weights, k: f64, threads: usize) -> f64 {
-    if samples.is_empty() {
-        return 0.0;
-    }
-    let chunk = samples.len().div_ceil(threads.max(1));
-    let total: f64 = std::thread::scope(|scope| {
+/// `f(index, sample)` summed over `samples`, computed on `threads` threads.
+fn parallel_sum(
+    samples: &[Sample],
+    threads: usize,
+    f: &(dyn Fn(usize, &Sample) -> f64 + Sync),
+) -> f64 {
+    let chunk = samples.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
         let parts: Vec<_> = samples
             .chunks(chunk)
-            .map(|part| {
+            .enumerate()
+            .map(|(n, part)| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|s| (s.result - sigmoid(k, white_eval_with(&s.pos, weights))).powi(2))
+                        .enumerate()
+                        .map(|(i, s)| f(n * chunk + i, s))
                         .sum::<f64>()
                 })
             })
@@ -76,8 +83,28 @@ pub fn error(samples: &[Sample], weights: &Weights, k: f64, threads: usize) -> f
             .into_iter()
             .map(|p| p.join().unwrap_or(f64::NAN))
             .sum()
+    })
+}
+
+/// Mean squared error of `weights` over `samples`, computed on `threads` threads.
+pub fn error(samples: &[Sample], weights: &Weights, k: f64, threads: usize) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let total = parallel_sum(samples, threads, &|_, s| {
+        (s.result - sigmoid(k, white_eval_with(&s.pos, weights))).powi(2)
     });
     total / samples.len() as f64
+}
+
+/// How many of `samples` change their evaluation when integer `i` of `weights` changes.
+fn support(samples: &[Sample], base: &[i32], weights: &Weights, i: usize, threads: usize) -> usize {
+    let mut moved = weights.clone();
+    moved.set(i, weights.get(i) + 100);
+    let changed = parallel_sum(samples, threads, &|n, s| {
+        f64::from(u8::from(white_eval_with(&s.pos, &moved) != base[n]))
+    });
+    changed as usize
 }
 
 /// The `k` that best fits the current weights (golden-section search on 0.2..4).
@@ -106,6 +133,8 @@ pub struct Report {
     pub held_out_before: f64,
     pub held_out_after: f64,
     pub changed: usize,
+    /// Weights left alone for lack of positions depending on them.
+    pub frozen: Vec<String>,
 }
 
 /// Splits off every tenth sample as the held-out set.
@@ -122,25 +151,45 @@ pub fn split(samples: Vec<Sample>) -> (Vec<Sample>, Vec<Sample>) {
     (train, held_out)
 }
 
+/// How long a fit may run, and which weights it may touch.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_passes: usize,
+    /// A weight needs at least this many training positions depending on it to be fitted.
+    pub min_support: usize,
+    pub threads: usize,
+}
+
 /// Tunes `weights` in place for at most `max_passes` passes; `after_pass` sees the weights
 /// after each pass (to save them as the fit goes).
 pub fn fit(
     train: &[Sample],
     held_out: &[Sample],
     weights: &mut Weights,
-    max_passes: usize,
-    threads: usize,
+    limits: Limits,
     after_pass: &mut dyn FnMut(usize, f64, &Weights),
 ) -> Report {
+    let threads = limits.threads;
     let start = weights.clone();
     let k = fit_k(train, weights, threads);
     let train_before = error(train, weights, k, threads);
     let held_out_before = error(held_out, weights, k, threads);
     let mut best = train_before;
-    // Weights that no training position depends on are not worth trying again.
-    let mut inert = vec![false; weights.count()];
+    // Weights too few training positions depend on are not fitted; nor, after one try,
+    // those whose change did not move the error at all.
+    let base: Vec<i32> = train
+        .iter()
+        .map(|s| white_eval_with(&s.pos, weights))
+        .collect();
+    let mut inert: Vec<bool> = (0..weights.count())
+        .map(|i| support(train, &base, weights, i, threads) < limits.min_support)
+        .collect();
+    let frozen = (0..weights.count())
+        .filter(|&i| inert[i])
+        .map(|i| weights.name(i))
+        .collect();
     let mut passes = 0;
-    while passes < max_passes {
+    while passes < limits.max_passes {
         passes += 1;
         let mut improved = false;
         for (i, skip) in inert.iter_mut().enumerate() {
@@ -169,6 +218,7 @@ pub fn fit(
         changed: (0..weights.count())
             .filter(|&i| weights.get(i) != start.get(i))
             .count(),
+        frozen,
     }
 }
 
@@ -247,11 +297,19 @@ mod tests {
         let samples: Vec<Sample> = fens.iter().map(|f| sample(f, 0.5)).collect();
         let mut weights = WEIGHTS.clone();
         let mut passes_seen = 0;
-        let report = fit(&samples, &[], &mut weights, 2, 2, &mut |_, _, _| {
+        let limits = Limits {
+            max_passes: 2,
+            min_support: 2,
+            threads: 2,
+        };
+        let report = fit(&samples, &[], &mut weights, limits, &mut |_, _, _| {
             passes_seen += 1
         });
         assert!(report.train_after < report.train_before);
         assert!(weights.material[1].eg < WEIGHTS.material[1].eg);
         assert_eq!(passes_seen, report.passes);
+        // The king's material value (material[10], middlegame) changes no evaluation at all.
+        assert!(report.frozen.contains(&"material[10]".to_string()));
+        assert!(!report.frozen.contains(&"material[3]".to_string()));
     }
 }

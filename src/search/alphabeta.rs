@@ -23,7 +23,7 @@ use super::score::{
 };
 use super::see;
 use super::tablebase::{Outcome, RootResult, TB_WIN, Tables};
-use super::time::TimeManager;
+use super::time::{BASE_SOFT_SHARE, SearchTrend, TimeManager};
 use super::tt::{Bound, Entry, TranspositionTable, pack_move};
 use crate::eval::evaluate;
 use crate::game::{is_dead_by_material, key_after, position_key};
@@ -94,6 +94,10 @@ pub struct Worker<'a> {
     pub excluded: Vec<Option<Move>>,
     /// The depth of the current iteration at the root.
     pub root_depth: i32,
+    /// Nodes searched below each root move in the current iteration (for time management).
+    pub root_move_nodes: Vec<(Move, u64)>,
+    /// How settled the iterations so far look (for time management).
+    pub trend: SearchTrend,
 }
 
 impl Worker<'_> {
@@ -142,7 +146,31 @@ impl Worker<'_> {
             return false;
         }
         let single_reply = self.root_moves.len() == 1 && self.limits.clock.is_some();
-        single_reply || self.time.soft_expired(60)
+        let scale = self.trend.soft_scale(self.best_move_node_share());
+        single_reply || self.time.soft_expired(BASE_SOFT_SHARE * scale)
+    }
+
+    /// The share of this iteration's root-move nodes spent below the best move.
+    fn best_move_node_share(&self) -> f64 {
+        let total: u64 = self.root_move_nodes.iter().map(|(_, n)| n).sum();
+        let best = self.trend.best();
+        let on_best = self
+            .root_move_nodes
+            .iter()
+            .find(|(m, _)| Some(m) == best)
+            .map_or(0, |(_, n)| *n);
+        if total == 0 {
+            return 1.0;
+        }
+        on_best as f64 / total as f64
+    }
+
+    /// Adds `nodes` to root move `m`'s count.
+    fn count_root_nodes(&mut self, m: Move, nodes: u64) {
+        match self.root_move_nodes.iter_mut().find(|(r, _)| *r == m) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_move_nodes.push((m, nodes)),
+        }
     }
 
     /// The value of a draw for the side to move at `ply` (contempt: the root side pays it).
@@ -412,6 +440,7 @@ impl Worker<'_> {
             self.played[ply] = Some(m);
 
             self.keys.push(child_key);
+            let nodes_before = self.nodes;
             let score = if index == 0 {
                 -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1)
             } else {
@@ -438,6 +467,9 @@ impl Worker<'_> {
                 s
             };
             self.keys.pop();
+            if is_root {
+                self.count_root_nodes(m, self.nodes - nodes_before);
+            }
             index += 1;
             if self.stopped {
                 return 0;

@@ -38,7 +38,7 @@ use repetition::KeyStack;
 use score::{INFINITE, MATE, MAX_PLY, is_mate};
 use strength::{CANDIDATE_LINES, Dice, Strength};
 use tablebase::Tables;
-use time::TimeManager;
+use time::{SearchTrend, TimeManager};
 use tt::TranspositionTable;
 
 /// Flags the UCI loop sets while a search runs.
@@ -357,6 +357,8 @@ impl<'a> Worker<'a> {
             played: vec![None; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
             root_depth: 0,
+            root_move_nodes: Vec::new(),
+            trend: SearchTrend::default(),
         }
     }
 }
@@ -422,6 +424,7 @@ fn iterative_deepening(
     for depth in 1..=max_depth {
         worker.seldepth = 0;
         let previous = result.lines.first().map(|(score, _)| *score);
+        worker.root_move_nodes.clear();
         let lines = best_lines(worker, game, depth, &all_moves, lines_wanted, previous);
         worker.root_moves = all_moves.clone();
         if lines.is_empty() || (worker.stopped && depth > 1) {
@@ -436,6 +439,9 @@ fn iterative_deepening(
         result.lines = lines.clone();
         if worker.stopped {
             break;
+        }
+        if let Some(best) = result.best {
+            worker.trend.record(best, *score);
         }
         for (index, (score, pv)) in lines.iter().take(shown_lines.max(1)).enumerate() {
             report(&Iteration {

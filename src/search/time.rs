@@ -3,8 +3,15 @@
 //! A *soft* limit is checked between iterations (do not start another one); a *hard* limit is
 //! checked inside the search (stop now). While pondering neither applies; the clock starts at
 //! `ponderhit`.
+//!
+//! Between iterations the soft limit is scaled by how settled the search looks (`SearchTrend`):
+//! a best move that keeps changing, a falling score, or nodes spread over several root moves
+//! earn more time; a best move that has held for many iterations and took most of the nodes
+//! earns less.
 
 use std::time::{Duration, Instant};
+
+use shakmaty::Move;
 
 use super::limits::Limits;
 
@@ -62,14 +69,113 @@ impl TimeManager {
         self.start = Instant::now();
     }
 
-    /// Whether to stop starting iterations: `percent` of the soft limit has passed.
-    pub fn soft_expired(&self, percent: u64) -> bool {
+    /// Whether to stop starting iterations: the soft limit, times `scale`, has passed.
+    pub fn soft_expired(&self, scale: f64) -> bool {
         self.soft
-            .is_some_and(|soft| self.elapsed() * 100 >= soft * percent as u32)
+            .is_some_and(|soft| self.elapsed() >= soft.mul_f64(scale.max(0.0)))
     }
 
     /// Whether the search must stop at once.
     pub fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|hard| self.elapsed() >= hard)
+    }
+}
+
+/// Share of the soft limit after which no new iteration starts, when the search looks neither
+/// settled nor unsettled (scale 1).
+pub const BASE_SOFT_SHARE: f64 = 0.7;
+
+/// How the iterations so far have gone: the basis for spending more or less of the soft limit.
+#[derive(Debug, Clone, Default)]
+pub struct SearchTrend {
+    best: Option<Move>,
+    /// Iterations in a row that ended with the same best move (0 after a change).
+    stable_iterations: u32,
+    /// Each finished iteration's score, oldest first.
+    scores: Vec<i32>,
+}
+
+impl SearchTrend {
+    /// Records a finished iteration's best move and score.
+    pub fn record(&mut self, best: Move, score: i32) {
+        if self.best.as_ref() == Some(&best) {
+            self.stable_iterations += 1;
+        } else {
+            self.stable_iterations = 0;
+            self.best = Some(best);
+        }
+        self.scores.push(score);
+    }
+
+    /// The best move of the last finished iteration.
+    pub fn best(&self) -> Option<&Move> {
+        self.best.as_ref()
+    }
+
+    /// The factor for the share of the soft limit to use, given the share of the last
+    /// iteration's nodes spent below the best move (0..=1).
+    pub fn soft_scale(&self, best_move_node_share: f64) -> f64 {
+        let stability = 1.25 - 0.05 * f64::from(self.stable_iterations.min(10));
+        // The best move took most of the effort: the alternatives were refuted quickly.
+        let effort = (1.5 - best_move_node_share.clamp(0.0, 1.0)) * 1.3;
+        let falling = (1.0 + 0.008 * f64::from(self.score_drop())).clamp(0.85, 1.6);
+        (stability * effort * falling).clamp(0.4, 2.5)
+    }
+
+    /// How far the score fell over the last three iterations (negative if it rose); mate
+    /// scores are left out, as their size says nothing about the position.
+    fn score_drop(&self) -> i32 {
+        let n = self.scores.len();
+        if n < 2 {
+            return 0;
+        }
+        let earlier = self.scores[n.saturating_sub(4)];
+        let now = self.scores[n - 1];
+        if super::score::is_mate(earlier) || super::score::is_mate(now) {
+            return 0;
+        }
+        (earlier - now).clamp(-100, 100)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Role, Square};
+
+    fn quiet(from: Square, to: Square) -> Move {
+        Move::Normal {
+            role: Role::Knight,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        }
+    }
+
+    #[test]
+    fn a_settled_search_stops_sooner_than_an_unsettled_one() {
+        let a = quiet(Square::G1, Square::F3);
+        let b = quiet(Square::B1, Square::C3);
+        let mut settled = SearchTrend::default();
+        for _ in 0..12 {
+            settled.record(a, 30);
+        }
+        let mut changing = SearchTrend::default();
+        for i in 0..12 {
+            changing.record(if i % 2 == 0 { a } else { b }, 30 - 10 * i);
+        }
+        assert!(settled.soft_scale(0.9) < 0.7);
+        assert!(changing.soft_scale(0.4) > 1.8);
+        assert!(settled.soft_scale(0.9) < settled.soft_scale(0.3));
+    }
+
+    #[test]
+    fn mate_scores_do_not_count_as_a_falling_score() {
+        let a = quiet(Square::G1, Square::F3);
+        let mut trend = SearchTrend::default();
+        trend.record(a, super::super::score::MATE - 5);
+        trend.record(a, 40);
+        assert_eq!(trend.score_drop(), 0);
     }
 }

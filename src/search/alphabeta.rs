@@ -153,15 +153,15 @@ impl Worker<'_> {
     /// The share of this iteration's root-move nodes spent below the best move.
     fn best_move_node_share(&self) -> f64 {
         let total: u64 = self.root_move_nodes.iter().map(|(_, n)| n).sum();
+        if total == 0 {
+            return 1.0;
+        }
         let best = self.trend.best();
         let on_best = self
             .root_move_nodes
             .iter()
-            .find(|(m, _)| Some(m) == best)
+            .find(|(m, _)| Some(*m) == best)
             .map_or(0, |(_, n)| *n);
-        if total == 0 {
-            return 1.0;
-        }
         on_best as f64 / total as f64
     }
 

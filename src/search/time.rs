@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Move;
 
 use super::limits::Limits;
+use super::score::is_mate;
 
 /// The time budget of one search.
 #[derive(Debug, Clone)]
@@ -98,7 +99,7 @@ pub struct SearchTrend {
 impl SearchTrend {
     /// Records a finished iteration's best move and score.
     pub fn record(&mut self, best: Move, score: i32) {
-        if self.best.as_ref() == Some(&best) {
+        if self.best == Some(best) {
             self.stable_iterations += 1;
         } else {
             self.stable_iterations = 0;
@@ -108,8 +109,8 @@ impl SearchTrend {
     }
 
     /// The best move of the last finished iteration.
-    pub fn best(&self) -> Option<&Move> {
-        self.best.as_ref()
+    pub fn best(&self) -> Option<Move> {
+        self.best
     }
 
     /// The factor for the share of the soft limit to use, given the share of the last
@@ -131,7 +132,7 @@ impl SearchTrend {
         }
         let earlier = self.scores[n.saturating_sub(4)];
         let now = self.scores[n - 1];
-        if super::score::is_mate(earlier) || super::score::is_mate(now) {
+        if is_mate(earlier) || is_mate(now) {
             return 0;
         }
         (earlier - now).clamp(-100, 100)

@@ -29,7 +29,15 @@ fn centre_distance(sq: Square) -> i32 {
     df + dr
 }
 
-/// Piece-square terms, computed from simple chess shapes rather than tables.
+/// A square as the piece-square table indexes it: rank from `color`'s side, files mirrored
+/// onto a..d (so the table is left-right symmetric).
+pub fn square_index(color: Color, sq: Square) -> usize {
+    let file = sq.file() as usize;
+    relative_rank(color, sq) * 4 + file.min(7 - file)
+}
+
+/// Piece-square terms: simple chess shapes (centrality, advance, the seventh rank) plus a
+/// tuned table.
 pub fn placement(board: &Board, color: Color, w: &Weights) -> S {
     let mut total = S::default();
     for sq in board.by_color(color) {
@@ -37,6 +45,7 @@ pub fn placement(board: &Board, color: Color, w: &Weights) -> S {
             continue;
         };
         total += w.centrality[role as usize - 1] * centre_distance(sq);
+        total += w.psqt[role as usize - 1][square_index(color, sq)];
         let rank = relative_rank(color, sq);
         match role {
             Role::Pawn => {

@@ -4,7 +4,8 @@
 //! threefold tune generate --out FILE [--games 2000] [--nodes 5000] [--threads 2] [--seed 1]
 //!                         [--book ../shared/books/2moves_v1.epd]
 //! threefold tune fit --data FILE [--passes 50] [--threads 2] [--limit N]
-//!                    [--min-support 1000] [--weights src/eval/weights.rs]
+//!                    [--min-support 1000] [--patience 3] [--freeze material,tempo]
+//!                    [--weights src/eval/weights.rs]
 //! ```
 
 use std::collections::HashMap;
@@ -14,7 +15,7 @@ use super::fit::{self, Sample};
 use super::generate::{self, Options};
 use crate::eval::weights::{WEIGHTS, with_weights};
 
-const USAGE: &str = "usage: threefold tune generate --out FILE [--games N] [--nodes N] [--threads N] [--seed N] [--book FILE]\n       threefold tune fit --data FILE [--passes N] [--threads N] [--limit N] [--min-support N] [--weights FILE]";
+const USAGE: &str = "usage: threefold tune generate --out FILE [--games N] [--nodes N] [--threads N] [--seed N] [--book FILE]\n       threefold tune fit --data FILE [--passes N] [--threads N] [--limit N] [--min-support N] [--patience N] [--freeze FIELD,...] [--weights FILE]";
 
 /// Runs `threefold tune ARGS`; the error is a message for the user.
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -104,6 +105,7 @@ fn fit(flags: &HashMap<String, String>) -> Result<(), String> {
     let passes = number(flags, "passes", 50)?;
     let min_support = number(flags, "min-support", 1_000)?;
     let limit = number(flags, "limit", usize::MAX)?;
+    let frozen_fields = frozen_fields(flags)?;
     let samples = read_samples(data_path, limit)?;
     let (train, held_out) = fit::split(samples);
     println!(
@@ -128,15 +130,17 @@ fn fit(flags: &HashMap<String, String>) -> Result<(), String> {
         max_passes: passes,
         min_support,
         threads,
+        patience: number(flags, "patience", 3)?,
+        frozen_fields: &frozen_fields,
     };
     let report = fit::fit(&train, &held_out, &mut weights, limits, &mut save);
     println!(
-        "{} weights left alone (fewer than {min_support} positions depend on them): {}",
+        "{} weights left alone (frozen, or fewer than {min_support} positions depend on them): {}",
         report.frozen.len(),
         report.frozen.join(" ")
     );
     println!(
-        "k {:.4}; {} passes; {} weights changed; training error {:.6} -> {:.6}; held-out error {:.6} -> {:.6}",
+        "k {:.4}; weights of pass {} kept; {} weights changed; training error {:.6} -> {:.6}; held-out error {:.6} -> {:.6}",
         report.k,
         report.passes,
         report.changed,
@@ -147,6 +151,33 @@ fn fit(flags: &HashMap<String, String>) -> Result<(), String> {
     );
     println!("weights written to {weights_path}; rebuild to use them");
     Ok(())
+}
+
+/// The fields named by `--freeze a,b`, each checked against the fields of `Weights`.
+fn frozen_fields(flags: &HashMap<String, String>) -> Result<Vec<String>, String> {
+    let Some(list) = flags.get("freeze") else {
+        return Ok(Vec::new());
+    };
+    let known: Vec<String> = (0..WEIGHTS.count())
+        .map(|i| {
+            WEIGHTS
+                .name(i)
+                .split('[')
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    list.split(',')
+        .map(|name| {
+            let name = name.trim().to_string();
+            if known.contains(&name) {
+                Ok(name)
+            } else {
+                Err(format!("--freeze: no weight field named '{name}'"))
+            }
+        })
+        .collect()
 }
 
 /// Reads up to `limit` samples, skipping (and counting) lines that cannot be used.

@@ -81,9 +81,12 @@ fn insufficient_material_scores_zero() {
 #[test]
 fn winning_a_queen_is_seen() {
     // The knight fork Nc7+ wins the queen on a8 (with a pawn left, so it is not a dead draw).
+    // After 1.Nc7+ Kd7 2.Nxa8 Kc6 the knight is trapped in the corner, so a deep enough search
+    // sees king and pawn against king, still clearly winning; any other move leaves White a
+    // queen down.
     let result = search("q3k3/8/8/3N4/8/8/4P3/4K3 w - - 0 1", 6);
     assert_eq!(result.best.map(text).as_deref(), Some("d5c7"));
-    assert!(result.score > 200, "score {}", result.score);
+    assert!(result.score > 150, "score {}", result.score);
 }
 
 #[test]

@@ -201,6 +201,11 @@ impl Weights {
         }
     }
 
+    /// The field that holds integer `i`, such as `material`.
+    pub fn field(&self, i: usize) -> &'static str {
+        self.locate(i).map_or("", |(_, name, _)| name)
+    }
+
     /// A readable name for integer `i`, such as `material[3]` (knight, endgame).
     pub fn name(&self, i: usize) -> String {
         self.locate(i)

@@ -142,7 +142,7 @@ fn fit(flags: &HashMap<String, String>) -> Result<(), String> {
     println!(
         "k {:.4}; weights of pass {} kept; {} weights changed; training error {:.6} -> {:.6}; held-out error {:.6} -> {:.6}",
         report.k,
-        report.passes,
+        report.kept_pass,
         report.changed,
         report.train_before,
         report.train_after,
@@ -158,21 +158,12 @@ fn frozen_fields(flags: &HashMap<String, String>) -> Result<Vec<String>, String>
     let Some(list) = flags.get("freeze") else {
         return Ok(Vec::new());
     };
-    let known: Vec<String> = (0..WEIGHTS.count())
-        .map(|i| {
-            WEIGHTS
-                .name(i)
-                .split('[')
-                .next()
-                .unwrap_or_default()
-                .to_string()
-        })
-        .collect();
+    let known: Vec<&str> = (0..WEIGHTS.count()).map(|i| WEIGHTS.field(i)).collect();
     list.split(',')
         .map(|name| {
-            let name = name.trim().to_string();
+            let name = name.trim();
             if known.contains(&name) {
-                Ok(name)
+                Ok(name.to_string())
             } else {
                 Err(format!("--freeze: no weight field named '{name}'"))
             }

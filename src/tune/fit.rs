@@ -143,7 +143,7 @@ pub fn fit_k(samples: &[Sample], weights: &Weights, threads: usize) -> f64 {
 pub struct Report {
     pub k: f64,
     /// The pass whose weights were kept (the one with the lowest held-out error).
-    pub passes: usize,
+    pub kept_pass: usize,
     pub train_before: f64,
     pub train_after: f64,
     pub held_out_before: f64,
@@ -182,12 +182,6 @@ pub struct Limits<'a> {
     pub patience: usize,
     /// Weights (fields of `Weights`, like `material`) the fit must not change.
     pub frozen_fields: &'a [String],
-}
-
-/// True when the weight named `name` (like `material[3]`) belongs to one of `fields`.
-fn in_fields(name: &str, fields: &[String]) -> bool {
-    let field = name.split('[').next().unwrap_or(name);
-    fields.iter().any(|f| f == field)
 }
 
 /// The training set as the fit sees it: every position's evaluation under the current weights
@@ -268,14 +262,13 @@ pub fn fit(
     let mut frozen = Vec::new();
     let mut active = Vec::new();
     for i in 0..weights.count() {
-        let name = weights.name(i);
-        let subset = if in_fields(&name, limits.frozen_fields) {
+        let subset = if limits.frozen_fields.iter().any(|f| f == weights.field(i)) {
             Vec::new()
         } else {
             dependents(train, &progress.evals, weights, i, threads)
         };
         if subset.len() < limits.min_support.max(1) {
-            frozen.push(name);
+            frozen.push(weights.name(i));
         } else {
             active.push((i, subset));
         }
@@ -301,12 +294,12 @@ pub fn fit(
             break;
         }
     }
-    let (best_weights, held_out_error, passes) = best;
+    let (best_weights, held_out_error, kept_pass) = best;
     *weights = best_weights;
     progress.refresh(weights);
     Report {
         k,
-        passes,
+        kept_pass,
         train_before,
         train_after: progress.mean(),
         held_out_before,
@@ -377,7 +370,7 @@ mod tests {
         });
         assert!(report.train_after < report.train_before);
         assert!(weights.material[1].eg < WEIGHTS.material[1].eg);
-        assert_eq!(passes_seen, report.passes);
+        assert_eq!(passes_seen, report.kept_pass);
         // The king's material value (material[10], middlegame) changes no evaluation at all.
         assert!(report.frozen.contains(&"material[10]".to_string()));
         assert!(!report.frozen.contains(&"material[3]".to_string()));
@@ -425,7 +418,7 @@ mod tests {
             frozen_fields: &[],
         };
         let report = fit(&train, &held_out, &mut weights, limits, &mut |_, _, _| {});
-        assert_eq!(report.passes, 0);
+        assert_eq!(report.kept_pass, 0);
         assert_eq!(weights, WEIGHTS);
         assert_eq!(report.held_out_after, report.held_out_before);
     }

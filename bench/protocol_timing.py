@@ -13,52 +13,11 @@
 
 Exit status 1 when a move went over its budget plus the overhead. Needs `pip install chess`.
 """
-import argparse, queue, random, re, statistics, subprocess, sys, threading, time
+import argparse, random, re, statistics, sys, time
 
 import chess
 
-
-class Engine:
-    """An engine process whose stdout lines are timestamped as they arrive."""
-
-    def __init__(self, path):
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put((time.perf_counter(), line.rstrip('\n')))
-        self.lines.put((time.perf_counter(), None))
-
-    def send(self, text):
-        sent = time.perf_counter()
-        self.proc.stdin.write(text + '\n')
-        self.proc.stdin.flush()
-        return sent
-
-    def wait_for(self, predicate, timeout=30.0):
-        """Returns (arrival time, line, lines seen) of the first line satisfying predicate."""
-        seen = []
-        deadline = time.perf_counter() + timeout
-        while True:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise TimeoutError(f'no answer within {timeout} s; saw {seen[-5:]}')
-            at, line = self.lines.get(timeout=left)
-            if line is None:
-                raise RuntimeError(f'engine exited; saw {seen[-5:]}')
-            seen.append(line)
-            if predicate(line):
-                return at, line, seen
-
-    def quit(self):
-        try:
-            self.send('quit')
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.proc.kill()
+from uci_pipe import Engine
 
 
 def summary(name, samples_ms):

@@ -2,33 +2,20 @@
 """Time to depth: how long a UCI engine takes to finish `go depth N` from a position.
 
   python3 bench/time_to_depth.py [--engine target/release/threefold] [--depth 20] [--hash 64]
-                                 [--threads 1] [--fen FEN] [--runs 3]
+                                 [--threads 1] [--fen FEN] [--runs 3] [--limit 600]
 
 Each run starts the engine afresh (empty hash), sends `ucinewgame`, the position and
 `go depth N`, and measures the wall time from `go` to `bestmove`. The table lists, per run,
 that wall time and the last `info depth N` line's nodes and nps as the engine reported them.
+A run still searching after --limit seconds is sent `stop`; its row says so and gives the
+depth it had reached, so an engine too slow for depth N still gets a comparable line.
 Run it on a quiet machine: timings from a machine busy with a match say little.
 """
-import argparse, os, subprocess, time
+import argparse, os
+
+from uci_pipe import Engine, NoAnswer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def send(proc, line):
-    proc.stdin.write(line + '\n')
-    proc.stdin.flush()
-
-
-def wait_for(proc, prefix):
-    """Read engine lines until one starts with `prefix`; return the lines read."""
-    lines = []
-    while True:
-        line = proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f'engine exited before "{prefix}"')
-        lines.append(line.strip())
-        if line.startswith(prefix):
-            return lines
 
 
 def field(words, name):
@@ -40,32 +27,37 @@ def field(words, name):
     return None
 
 
-def one_run(engine, depth, hash_mb, threads, fen):
-    proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+def one_run(engine, depth, hash_mb, threads, fen, limit):
+    """One fresh engine: (seconds from go to bestmove, depth reached, nodes, nps, stopped)."""
+    e = Engine(engine)
     try:
-        send(proc, 'uci')
-        wait_for(proc, 'uciok')
-        send(proc, f'setoption name Hash value {hash_mb}')
-        send(proc, f'setoption name Threads value {threads}')
-        send(proc, 'ucinewgame')
-        send(proc, 'position startpos' if fen == 'startpos' else f'position fen {fen}')
-        send(proc, 'isready')
-        wait_for(proc, 'readyok')
-        start = time.perf_counter()
-        send(proc, f'go depth {depth}')
-        lines = wait_for(proc, 'bestmove')
-        wall = time.perf_counter() - start
-        send(proc, 'quit')
+        e.send('uci')
+        e.wait_for(lambda l: l == 'uciok')
+        e.send(f'setoption name Hash value {hash_mb}')
+        e.send(f'setoption name Threads value {threads}')
+        e.send('ucinewgame')
+        e.send('position startpos' if fen == 'startpos' else f'position fen {fen}')
+        e.send('isready')
+        e.wait_for(lambda l: l == 'readyok')
+        start = e.send(f'go depth {depth}')
+        stopped = False
+        try:
+            at, _, lines = e.wait_for(lambda l: l.startswith('bestmove'), timeout=limit)
+        except NoAnswer as late:
+            # Past the limit: stop the search and report the depth it had finished.
+            stopped = True
+            e.send('stop')
+            at, _, rest = e.wait_for(lambda l: l.startswith('bestmove'))
+            lines = late.seen + rest
     finally:
-        proc.wait(timeout=10)
+        e.quit()
     reached, nodes, nps = 0, None, None
     for line in lines:
         words = line.split()
         d = field(words, 'depth') if words[:1] == ['info'] else None
         if d is not None and d >= reached and 'nodes' in words:
             reached, nodes, nps = d, field(words, 'nodes'), field(words, 'nps')
-    return wall, reached, nodes, nps
+    return at - start, reached, nodes, nps, stopped
 
 
 def main():
@@ -76,13 +68,17 @@ def main():
     ap.add_argument('--threads', type=int, default=1)
     ap.add_argument('--fen', default='startpos')
     ap.add_argument('--runs', type=int, default=3)
+    ap.add_argument('--limit', type=float, default=600.0,
+                    help='seconds after which a run is stopped and its depth reached reported')
     a = ap.parse_args()
     print(f'{a.engine}: go depth {a.depth}, Hash {a.hash}, Threads {a.threads}, {a.fen}')
     print('| run | seconds | depth reached | nodes | nps |')
     print('|---|---|---|---|---|')
     for run in range(1, a.runs + 1):
-        wall, reached, nodes, nps = one_run(a.engine, a.depth, a.hash, a.threads, a.fen)
-        print(f'| {run} | {wall:.2f} | {reached} | {nodes} | {nps} |', flush=True)
+        wall, reached, nodes, nps, stopped = one_run(a.engine, a.depth, a.hash, a.threads, a.fen,
+                                                     a.limit)
+        seconds = f'{wall:.2f} (stopped at --limit)' if stopped else f'{wall:.2f}'
+        print(f'| {run} | {seconds} | {reached} | {nodes} | {nps} |', flush=True)
 
 
 if __name__ == '__main__':

@@ -40,10 +40,8 @@ class Engine:
         seen = []
         deadline = time.perf_counter() + timeout
         while True:
-            left = deadline - time.perf_counter()
+            left = max(deadline - time.perf_counter(), 0.0)
             try:
-                if left <= 0:
-                    raise queue.Empty
                 at, line = self.lines.get(timeout=left)
             except queue.Empty:
                 raise NoAnswer(f'no answer within {timeout} s; saw {seen[-5:]}', seen) from None

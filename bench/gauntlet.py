@@ -48,17 +48,25 @@ def main():
     ap.add_argument('--only', default='glaurung,sf1800')
     ap.add_argument('--out', default=os.path.join(HERE, 'out', 'gauntlet.md'))
     a = ap.parse_args()
+    names = a.only.split(',')
+    unknown = [n for n in names if n not in OPPONENTS]
+    if unknown:
+        ap.error(f'unknown opponent {", ".join(unknown)}; known: {", ".join(OPPONENTS)}')
     out_dir = os.path.dirname(os.path.abspath(a.out))
     os.makedirs(out_dir, exist_ok=True)
     rows = ['| opponent | games | W/D/L | score | Elo [95%] | illegal | crashes | time losses |',
             '|---|---|---|---|---|---|---|---|']
-    for name in a.only.split(','):
+    for name in names:
         rows.append(play(os.path.abspath(a.engine), name, a.games, a.tc, a.concurrency, out_dir))
         print(rows[-1], flush=True)
-    table = '\n'.join(rows) + '\n'
-    with open(a.out, 'w') as f:
-        f.write(f'Threefold gauntlet, tc {a.tc}, book 2moves_v1\n\n' + table)
-    print(table)
+        # Rewritten after every opponent, so a run cut short keeps the rows it finished.
+        write_table(a.out, a.tc, rows)
+    print('\n'.join(rows))
+
+
+def write_table(path, tc, rows):
+    with open(path, 'w') as f:
+        f.write(f'Threefold gauntlet, tc {tc}, book 2moves_v1\n\n' + '\n'.join(rows) + '\n')
 
 
 if __name__ == '__main__':

@@ -13,6 +13,8 @@ import argparse, os, sys
 
 import chess, chess.engine
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 FAILURES = []
 
 
@@ -24,7 +26,7 @@ def check(condition, what):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--engine', default='target/release/threefold')
+    ap.add_argument('--engine', default=os.path.join(HERE, '..', 'target', 'release', 'threefold'))
     args = ap.parse_args()
     engine = chess.engine.SimpleEngine.popen_uci(args.engine, timeout=20)
     try:

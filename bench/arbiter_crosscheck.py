@@ -12,10 +12,10 @@ the plies of every position seen three or more times, the first threefold and fi
 of each side (now, or by announcing a move), and the first automatic end. It then compares them
 with the arbiter's JSON. Exit status 1 on any disagreement. Needs `pip install chess`.
 """
-import argparse, io, json, os, random, subprocess, sys, time
+import argparse, io, json, random, subprocess, sys, time
 import chess, chess.pgn
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from paths import ENGINE
 
 
 # Sparse starts: long runs without captures or pawn moves reach the fifty- and
@@ -119,7 +119,7 @@ def main():
     ap.add_argument('--games', type=int, default=10000)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--max-plies', type=int, default=300)
-    ap.add_argument('--engine', default=os.path.join(HERE, '..', 'target', 'release', 'threefold'))
+    ap.add_argument('--engine', default=ENGINE)
     ap.add_argument('--keep', help='also write the generated PGN here')
     a = ap.parse_args()
     rng = random.Random(a.seed)

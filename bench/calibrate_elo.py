@@ -18,7 +18,8 @@ import argparse, os
 
 import chess.engine
 
-from match_run import BOOK, HERE, run_match
+from match_run import run_match
+from paths import BOOK, ENGINE, HERE
 
 STOCKFISH = '/usr/games/stockfish'
 
@@ -56,7 +57,7 @@ def calibrate(engine, target, sf_elo, games, tc, concurrency, out_dir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--engine', default=os.path.join(HERE, '..', 'target', 'release', 'threefold'))
+    ap.add_argument('--engine', default=ENGINE)
     ap.add_argument('--targets', default='1320,1600,1900,2200')
     ap.add_argument('--sf-elo', type=int, help='Stockfish UCI_Elo for every match (default: the target)')
     ap.add_argument('--games', type=int, default=60)

@@ -19,7 +19,7 @@ import argparse, csv, math, os, random, sys
 
 import chess, chess.engine
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from paths import BOOK, ENGINE
 
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 
@@ -112,10 +112,10 @@ def nelder_mead(f, start, step, iterations=600):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--engine', default=os.path.join(HERE, '..', 'target', 'release', 'threefold'))
+    ap.add_argument('--engine', default=ENGINE)
     ap.add_argument('--games', type=int, default=300)
     ap.add_argument('--nodes', type=int, default=4000)
-    ap.add_argument('--book', default=os.path.join(HERE, '..', '..', 'shared', 'books', '2moves_v1.epd'))
+    ap.add_argument('--book', default=BOOK)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--data', default='/tmp/wdl_positions.csv')
     args = ap.parse_args()

@@ -11,7 +11,8 @@ packages stockfish, glaurung, toga2, ethereal-chess (they land in /usr/games).
 """
 import argparse, os
 
-from match_run import BOOK, HERE, run_match
+from match_run import run_match
+from paths import BOOK, ENGINE, HERE
 
 OPPONENTS = {
     'glaurung': ('/usr/games/glaurung', ['Threads=1', 'OwnBook=false']),
@@ -41,7 +42,7 @@ def play(engine, name, games, tc, concurrency, out_dir):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--engine', default=os.path.join(HERE, '..', 'target', 'release', 'threefold'))
+    ap.add_argument('--engine', default=ENGINE)
     ap.add_argument('--games', type=int, default=100)
     ap.add_argument('--tc', default='10+0.1')
     ap.add_argument('--concurrency', type=int, default=2)

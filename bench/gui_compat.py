@@ -13,7 +13,7 @@ import argparse, os, sys
 
 import chess, chess.engine
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from paths import ENGINE, HERE
 
 FAILURES = []
 
@@ -26,7 +26,7 @@ def check(condition, what):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--engine', default=os.path.join(HERE, '..', 'target', 'release', 'threefold'))
+    ap.add_argument('--engine', default=ENGINE)
     args = ap.parse_args()
     engine = chess.engine.SimpleEngine.popen_uci(args.engine, timeout=20)
     try:
@@ -50,7 +50,7 @@ def run(engine):
     engine.configure({'Hash': 32, 'Threads': 2, 'Move Overhead': 20, 'Contempt': 10,
                       'SyzygyProbeDepth': 2})
     engine.configure({'Clear Hash': None})
-    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'data', 'syzygy')
+    tables = os.path.join(HERE, '..', 'tests', 'data', 'syzygy')
     engine.configure({'SyzygyPath': os.path.normpath(tables)})
     engine.ping()
     check(True, 'options set')

@@ -1,9 +1,7 @@
 """Runs ../shared/tools/match.py and reads its summary line; shared by gauntlet.py and calibrate_elo.py."""
-import os, re, subprocess, sys
+import re, subprocess, sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MATCH = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'tools', 'match.py'))
-BOOK = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'books', '2moves_v1.epd'))
+from paths import MATCH
 
 SUMMARY = re.compile(r'A vs B: \+(\d+) =(\d+) -(\d+)\s+score ([\d.]+)\s+Elo (\S+) \[(\S+), (\S+)\]\s+'
                      r'illegal (\d+) crashes (\d+) time-losses (\d+)')

@@ -13,13 +13,12 @@
 
 Exit status 1 when a move went over its budget plus the overhead. Needs `pip install chess`.
 """
-import argparse, os, random, re, statistics, sys, time
+import argparse, random, re, statistics, sys, time
 
 import chess
 
+from paths import ENGINE
 from uci_pipe import Engine
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def summary(name, samples_ms):
@@ -95,7 +94,7 @@ def clock_games(e, games, base_ms, inc_ms):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--engine', default=os.path.join(HERE, '..', 'target', 'release', 'threefold'))
+    ap.add_argument('--engine', default=ENGINE)
     ap.add_argument('--trials', type=int, default=100)
     ap.add_argument('--games', type=int, default=10)
     ap.add_argument('--threads', type=int, default=1)

@@ -26,11 +26,11 @@ or `stop` and a new search when it did not; the clock runs from the moment the m
 Pondering engines keep a core busy each, so run it with --concurrency 1 on a 2-core machine.
 The ponder hits and misses of A are counted.
 """
-import argparse, concurrent.futures as cf, math, os, random, sys, threading, time
+import argparse, concurrent.futures as cf, math, random, sys, threading, time
 
 import chess, chess.engine
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from paths import BOOK
 
 
 def rss_kib(pid):
@@ -160,7 +160,7 @@ def main():
     ap.add_argument('--b-opt', action='append', default=[])
     ap.add_argument('--games', type=int, default=1000)
     ap.add_argument('--tc', default='2+0.02')
-    ap.add_argument('--book', default=os.path.join(HERE, '..', '..', 'shared', 'books', '2moves_v1.epd'))
+    ap.add_argument('--book', default=BOOK)
     ap.add_argument('--concurrency', type=int, default=1)
     ap.add_argument('--margin', type=int, default=100, help='ms past zero before a flag falls')
     ap.add_argument('--max-plies', type=int, default=400)

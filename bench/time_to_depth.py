@@ -11,11 +11,10 @@ A run still searching after --limit seconds is sent `stop`; its row says so and 
 depth it had reached, so an engine too slow for depth N still gets a comparable line.
 Run it on a quiet machine: timings from a machine busy with a match say little.
 """
-import argparse, os
+import argparse
 
+from paths import ENGINE
 from uci_pipe import Engine, NoAnswer
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def field(words, name):
@@ -62,7 +61,7 @@ def one_run(engine, depth, hash_mb, threads, fen, limit):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--engine', default=os.path.join(HERE, '..', 'target', 'release', 'threefold'))
+    ap.add_argument('--engine', default=ENGINE)
     ap.add_argument('--depth', type=int, default=20)
     ap.add_argument('--hash', type=int, default=64)
     ap.add_argument('--threads', type=int, default=1)

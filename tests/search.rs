@@ -6,6 +6,7 @@ use threefold::game::{Game, parse_fen, uci_text};
 fn text(m: shakmaty::Move) -> String {
     uci_text(m, shakmaty::CastlingMode::Standard)
 }
+use threefold::search::line::LineEnd;
 use threefold::search::score::{UciScore, uci_score};
 use threefold::search::{Limits, SearchResult, Searcher, Signals};
 
@@ -126,7 +127,8 @@ fn a_draw_by_history_does_not_poison_the_hash_table() {
     assert_eq!(drawn.best.map(text).as_deref(), Some("g8h8"));
     // The root's draw rests on positions before it: its entry may guide move ordering but
     // must not be usable (depth -1 marks a move-only entry) by a later search of the same
-    // position, quiescence included.
+    // position, quiescence included. The search that stored it may use it; the next may not.
+    searcher.tt.new_search();
     if let Some(entry) = searcher.tt.probe(with_history.key()) {
         assert!(
             entry.depth < 0,
@@ -138,6 +140,55 @@ fn a_draw_by_history_does_not_poison_the_hash_table() {
         lost.score < -500,
         "without the history Black is lost, got {}",
         lost.score
+    );
+}
+
+#[test]
+fn a_fifty_move_draw_from_one_path_is_not_used_on_another() {
+    // The same position twice, through one hash table: first with the halfmove clock at 96,
+    // where the queen cannot mate before the fifty-move rule draws (every line is a draw, and
+    // the tree's entries rest on that clock), then with the clock at 0, where it is a win.
+    // Zobrist keys ignore the clock, so a draw stored as a plain score would turn the second
+    // search into a draw.
+    let limits = Limits {
+        depth: Some(8),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(8);
+    let late = Game::new(parse_fen("8/8/8/4k3/8/8/8/KQ6 w - - 96 100").expect("fen"));
+    let drawn = searcher.search(&late, &limits, &Signals::default(), &mut |_| {});
+    assert_eq!(drawn.score, 0, "no mate fits in four plies");
+    let early = Game::new(parse_fen("8/8/8/4k3/8/8/8/KQ6 w - - 0 1").expect("fen"));
+    let won = searcher.search(&early, &limits, &Signals::default(), &mut |_| {});
+    assert!(
+        won.score > 500,
+        "with a fresh clock it is a win, got {}",
+        won.score
+    );
+}
+
+#[test]
+fn a_perpetual_check_is_carried_in_the_result() {
+    // Alekhine-Lasker 1914 after 16...Qe8: White, a piece down, holds only by the perpetual
+    // 17.Qxh6+ Kg8 18.Qg5+ Kh8 19.Qh6+. The result says so: score 0, and the line ends in a
+    // repetition in which White gives check on every move.
+    let game = Game::new(
+        parse_fen("r3qr1k/p1p1b3/4pnQp/3p4/8/2NB4/PPP2PPP/R5K1 w - - 1 17").expect("fen"),
+    );
+    let limits = Limits {
+        depth: Some(12),
+        ..Limits::default()
+    };
+    let result = Searcher::new(16).search(&game, &limits, &Signals::default(), &mut |_| {});
+    assert_eq!(result.best.map(text).as_deref(), Some("g6h6"));
+    assert_eq!(result.score, 0);
+    assert_eq!(
+        result.draw,
+        Some(LineEnd::Repetition {
+            perpetual_by: Some(shakmaty::Color::White)
+        }),
+        "pv {:?}",
+        result.pv.iter().map(|&m| text(m)).collect::<Vec<_>>()
     );
 }
 

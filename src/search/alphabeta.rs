@@ -19,13 +19,14 @@ use super::ordering::{
 };
 use super::repetition::KeyStack;
 use super::score::{
-    DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, from_table, is_mate, mated_in, to_table,
+    INFINITE, MATE, MATE_BOUND, MAX_PLY, draw_value, from_table, is_mate, mated_in, to_table,
 };
 use super::see;
 use super::tablebase::{Outcome, RootResult, TB_WIN, Tables};
 use super::time::{BASE_SOFT_SHARE, SearchTrend, TimeManager};
-use super::tt::{Bound, Entry, TranspositionTable, pack_move};
+use super::tt::{Bound, Entry, Scope, TranspositionTable, pack_move};
 use crate::eval::evaluate;
+use crate::game::rules::FIFTY_MOVE_HALFMOVES;
 use crate::game::{is_dead_by_material, key_after, position_key};
 
 /// How often (in nodes) the clock and the stop flag are read.
@@ -175,11 +176,7 @@ impl Worker<'_> {
 
     /// The value of a draw for the side to move at `ply` (contempt: the root side pays it).
     pub fn draw_score(&self, ply: usize) -> i32 {
-        if ply.is_multiple_of(2) {
-            DRAW - self.contempt
-        } else {
-            DRAW + self.contempt
-        }
+        draw_value(self.contempt, ply)
     }
 
     /// Records that the score being computed rests on the path down to key-stack `index`.
@@ -195,7 +192,7 @@ impl Worker<'_> {
             self.depends_on(earlier);
             return Some(self.draw_score(ply));
         }
-        if halfmoves >= 100 {
+        if halfmoves >= FIFTY_MOVE_HALFMOVES {
             // A mate on the hundredth halfmove still counts.
             if pos.is_checkmate() {
                 return Some(mated_in(ply));
@@ -350,6 +347,8 @@ impl Worker<'_> {
                     && depth >= SINGULAR_DEPTH
                     && e.depth >= depth - 3
                     && e.bound != Bound::Upper
+                    // A draw that rests on the path is no measure for the other moves.
+                    && !e.this_search
                     && (ply as i32) < 2 * self.root_depth
             })
             .map(|e| from_table(e.score, ply))
@@ -514,15 +513,29 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
+        let stored = to_table(best_score, ply);
         if self.path_dependent() && self.is_draw_value(best_score) {
-            // A draw score resting on a repetition or the fifty-move clock belongs to this path
-            // only: keep the move for ordering, with a depth that never allows a cutoff.
-            self.tt
-                .store(key, best_move, 0, static_eval, -1, Bound::Upper);
+            // A draw score resting on a repetition or the fifty-move clock belongs to this path:
+            // later iterations of this search may use it, later searches only its move.
+            self.tt.store(
+                key,
+                best_move,
+                stored,
+                static_eval,
+                depth,
+                bound,
+                Scope::ThisSearch,
+            );
         } else {
-            let stored = to_table(best_score, ply);
-            self.tt
-                .store(key, best_move, stored, static_eval, depth, bound);
+            self.tt.store(
+                key,
+                best_move,
+                stored,
+                static_eval,
+                depth,
+                bound,
+                Scope::Always,
+            );
         }
         best_score
     }
@@ -742,8 +755,15 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_table(best, ply), stand_pat, 0, bound);
+        self.tt.store(
+            key,
+            best_move,
+            to_table(best, ply),
+            stand_pat,
+            0,
+            bound,
+            Scope::Always,
+        );
         best
     }
 }
@@ -771,7 +791,10 @@ enum Singular {
 /// The static evaluation, corrected by the hash score where the bound says which way the
 /// true score lies from it.
 fn refined_eval(static_eval: i32, entry: Option<Entry>, ply: usize) -> i32 {
-    let Some(e) = entry.filter(|e| e.depth >= 0 && static_eval != -INFINITE) else {
+    // A score that rests on the path (a repetition below) says nothing of the position's
+    // own worth: the static evaluation stands.
+    let Some(e) = entry.filter(|e| e.depth >= 0 && static_eval != -INFINITE && !e.this_search)
+    else {
         return static_eval;
     };
     let score = from_table(e.score, ply);
@@ -829,5 +852,5 @@ fn mate_fits_fifty_moves(score: i32, ply: usize, halfmoves: u32) -> bool {
         return true;
     }
     let plies_to_mate = MATE - score.abs() - ply as i32;
-    halfmoves as i32 + plies_to_mate <= 100
+    halfmoves as i32 + plies_to_mate <= FIFTY_MOVE_HALFMOVES as i32
 }

@@ -33,6 +33,7 @@ use shakmaty::{Chess, Move, Position};
 use crate::game::Game;
 use alphabeta::Worker;
 pub use limits::{Clock, Limits};
+use line::LineEnd;
 use ordering::Heuristics;
 use repetition::KeyStack;
 use score::{INFINITE, MATE, MAX_PLY, is_mate};
@@ -74,6 +75,17 @@ pub struct Iteration {
     pub elapsed: Duration,
     pub hashfull: u32,
     pub pv: Vec<Move>,
+    /// How the line ends in a draw by rule, when it does and its score is the draw's.
+    pub draw: Option<LineEnd>,
+}
+
+/// One searched line: its score (from the side to move's view), its moves, and how it ends in
+/// a draw by rule when it does (the search's one verdict on that, see `line::drawn_end`).
+#[derive(Debug, Clone, Default)]
+pub struct Line {
+    pub score: i32,
+    pub pv: Vec<Move>,
+    pub draw: Option<LineEnd>,
 }
 
 /// The answer of a search.
@@ -87,8 +99,10 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation of the last finished iteration.
     pub pv: Vec<Move>,
-    /// Every line of the last finished iteration, best first, with its score.
-    pub lines: Vec<(i32, Vec<Move>)>,
+    /// How the principal variation ends in a draw by rule, when it does (a forced draw).
+    pub draw: Option<LineEnd>,
+    /// Every line of the last finished iteration, best first.
+    pub lines: Vec<Line>,
 }
 
 /// Settings that persist between searches.
@@ -300,16 +314,22 @@ fn limits_for_strength(limits: &Limits, strength: Strength) -> Limits {
 
 /// Replaces the best line with the one a player of `strength` would choose among them.
 fn play_at_strength(result: &mut SearchResult, strength: Strength) {
-    let chosen = strength.choose(&result.lines, &mut Dice::from_clock());
+    let scores: Vec<i32> = result.lines.iter().map(|l| l.score).collect();
+    let chosen = strength.choose(&scores, &mut Dice::from_clock());
     if chosen == 0 {
         return;
     }
-    let (score, pv) = result.lines[chosen].clone();
-    log::debug!("limited strength: playing line {} ({score} cp)", chosen + 1);
-    result.best = pv.first().copied();
-    result.ponder = pv.get(1).copied();
-    result.score = score;
-    result.pv = pv;
+    let line = result.lines[chosen].clone();
+    log::debug!(
+        "limited strength: playing line {} ({} cp)",
+        chosen + 1,
+        line.score
+    );
+    result.best = line.pv.first().copied();
+    result.ponder = line.pv.get(1).copied();
+    result.score = line.score;
+    result.draw = line.draw;
+    result.pv = line.pv;
 }
 
 /// Raises a stop flag when dropped.
@@ -423,41 +443,43 @@ fn iterative_deepening(
     let lines_wanted = searched_lines.clamp(1, all_moves.len().max(1));
     for depth in 1..=max_depth {
         worker.seldepth = 0;
-        let previous = result.lines.first().map(|(score, _)| *score);
+        let previous = result.lines.first().map(|l| l.score);
         worker.root_move_nodes.clear();
         let lines = best_lines(worker, game, depth, &all_moves, lines_wanted, previous);
         worker.root_moves = all_moves.clone();
         if lines.is_empty() || (worker.stopped && depth > 1) {
             break;
         }
-        let (score, pv) = &lines[0];
-        result.best = pv.first().copied();
-        result.ponder = pv.get(1).copied();
-        result.score = shown_score(worker, *score);
+        let best = &lines[0];
+        result.best = best.pv.first().copied();
+        result.ponder = best.pv.get(1).copied();
+        result.score = shown_score(worker, best.score);
         result.depth = depth;
-        result.pv = pv.clone();
+        result.pv = best.pv.clone();
+        result.draw = best.draw;
         result.lines = lines.clone();
         if worker.stopped {
             break;
         }
-        if let Some(best) = result.best {
-            worker.trend.record(best, *score);
+        if let Some(m) = result.best {
+            worker.trend.record(m, best.score);
         }
-        for (index, (score, pv)) in lines.iter().take(shown_lines.max(1)).enumerate() {
+        for (index, line) in lines.iter().take(shown_lines.max(1)).enumerate() {
             report(&Iteration {
                 depth,
                 seldepth: worker.seldepth.max(depth),
                 multipv: (shown_lines > 1).then_some(index + 1),
-                score: shown_score(worker, *score),
+                score: shown_score(worker, line.score),
                 tbhits: worker.tables.map(|_| worker.tbhits),
                 bound: None,
                 nodes: worker.nodes,
                 elapsed: worker.started.elapsed(),
                 hashfull: worker.tt.hashfull(),
-                pv: pv.clone(),
+                pv: line.pv.clone(),
+                draw: line.draw,
             });
         }
-        if worker.should_stop_after_iteration(lines[0].0) {
+        if worker.should_stop_after_iteration(lines[0].score) {
             break;
         }
     }
@@ -481,13 +503,13 @@ fn best_lines(
     all_moves: &[Move],
     count: usize,
     previous: Option<i32>,
-) -> Vec<(i32, Vec<Move>)> {
-    let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+) -> Vec<Line> {
+    let mut lines: Vec<Line> = Vec::new();
     for _ in 0..count {
         worker.root_moves = all_moves
             .iter()
             .copied()
-            .filter(|m| !lines.iter().any(|(_, pv)| pv.first() == Some(m)))
+            .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
             .collect();
         let expected = previous.filter(|_| count == 1 && depth >= ASPIRATION_DEPTH);
         let score = match expected {
@@ -505,17 +527,19 @@ fn best_lines(
         if pv.is_empty() || (worker.stopped && !lines.is_empty()) {
             break;
         }
+        let mut draw = None;
         if score == worker.draw_score(0) {
             // The search stops a line where the side to move can repeat; show that move too.
             line::complete_repetition(game, &mut pv);
+            draw = line::drawn_end(game, &pv);
         }
-        lines.push((score, pv));
+        lines.push(Line { score, pv, draw });
         if worker.stopped {
             break;
         }
     }
     // Later lines may score above earlier ones when a search was cut; keep the order honest.
-    lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+    lines.sort_by_key(|l| std::cmp::Reverse(l.score));
     lines
 }
 

@@ -8,8 +8,27 @@ pub const MATE: i32 = 32_000;
 pub const MAX_PLY: usize = 128;
 /// Scores beyond this are mate scores.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// The value of a draw for the side to move.
+/// The value of a draw for the side to move, before contempt.
 pub const DRAW: i32 = 0;
+
+/// The value of a draw for the side to move `ply` plies from the root, when a draw costs the
+/// side to move at the root `contempt` centipawns and gains the other side as much. Every draw
+/// the search scores (repetition, fifty moves, stalemate, dead position, tablebase draw) is
+/// worth this.
+///
+/// ```
+/// use threefold::search::score::draw_value;
+/// assert_eq!(draw_value(0, 3), 0);
+/// assert_eq!(draw_value(25, 0), -25); // the root side pays the contempt
+/// assert_eq!(draw_value(25, 1), 25); // its opponent gains it
+/// ```
+pub fn draw_value(contempt: i32, ply: usize) -> i32 {
+    if ply.is_multiple_of(2) {
+        DRAW - contempt
+    } else {
+        DRAW + contempt
+    }
+}
 
 /// The score of the side to move when it is checkmated at `ply`.
 pub fn mated_in(ply: usize) -> i32 {

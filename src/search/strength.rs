@@ -5,8 +5,6 @@
 //! The budget and the noise were calibrated against Stockfish's own `UCI_Elo` ladder (see
 //! README, "Limited strength", for the table and the command that measured it).
 
-use shakmaty::Move;
-
 /// The lowest `UCI_Elo` (Stockfish's lowest too).
 pub const MIN_ELO: u32 = 1320;
 /// The highest `UCI_Elo` offered.
@@ -53,14 +51,14 @@ impl Strength {
         NOISE_AT_MIN_ELO * below / (NOISELESS_ELO - MIN_ELO) as i32
     }
 
-    /// Which of `lines` (score from the side to move's view, best first) to play: the one
-    /// whose score plus a random bonus up to `noise()` is highest. A line more than `noise()`
-    /// below the best is never chosen, so a found mate is always played.
-    pub fn choose(self, lines: &[(i32, Vec<Move>)], dice: &mut Dice) -> usize {
+    /// Which of the lines scored `scores` (from the side to move's view, best first) to play:
+    /// the one whose score plus a random bonus up to `noise()` is highest. A line more than
+    /// `noise()` below the best is never chosen, so a found mate is always played.
+    pub fn choose(self, scores: &[i32], dice: &mut Dice) -> usize {
         let noise = self.noise();
         let mut chosen = 0;
         let mut best = i32::MIN;
-        for (index, (score, _)) in lines.iter().enumerate() {
+        for (index, score) in scores.iter().enumerate() {
             let bonus = dice.below(noise as u64 + 1) as i32;
             let value = score.saturating_add(bonus);
             if value > best {
@@ -110,8 +108,8 @@ impl Dice {
 mod tests {
     use super::*;
 
-    fn lines(scores: &[i32]) -> Vec<(i32, Vec<Move>)> {
-        scores.iter().map(|&s| (s, Vec::new())).collect()
+    fn lines(scores: &[i32]) -> Vec<i32> {
+        scores.to_vec()
     }
 
     #[test]

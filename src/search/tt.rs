@@ -1,7 +1,13 @@
 //! The transposition table: what earlier searches learned about positions, indexed by key.
 //!
 //! Scores are stored relative to the node (see `score::to_table`). Draws by repetition are
-//! never stored at the node where they are detected, since they depend on the path.
+//! never stored at the node where they are detected. A score above such a draw that rests on
+//! it (the node's best line ends in the repetition, or at halfmove 100) depends on the path
+//! and is stored *for this search only*: later iterations of the same search use it, which is
+//! how a perpetual check proven once stays proven, while the next search (a new root, a new
+//! game history) sees only its move. Within one search a position reached by another path
+//! can take such a score where its own path would not draw (graph-history interaction); the
+//! search accepts that, as the strongest engines do, and the next search starts clean.
 //!
 //! The table is made of 64-byte buckets (one cache line) of four slots. A key maps to one
 //! bucket; a new position replaces the slot whose entry is worth least: empty first, then the
@@ -56,10 +62,13 @@ pub struct Entry {
     /// move (its score rested on the path and must not be used).
     pub depth: i32,
     pub bound: Bound,
+    /// The score rests on this search's path (see `Scope::ThisSearch`).
+    pub this_search: bool,
 }
 
-/// An entry as stored: move, score, eval, depth + 1, and flags (low two bits: bound, 0 =
-/// empty; high six bits: the search generation).
+/// An entry as stored: move, score, eval, depth (low seven bits: the draft + 1; high bit:
+/// the score holds for this search only), and flags (low two bits: bound, 0 = empty; high six
+/// bits: the search generation).
 #[derive(Debug, Clone, Copy, Default)]
 struct Packed {
     packed_move: u16,
@@ -96,11 +105,41 @@ impl Packed {
         self.flags >> 2
     }
 
+    /// The draft of the stored search (-1 for a move-only entry).
+    fn draft(self) -> i32 {
+        (self.depth & DRAFT_BITS) as i32 - 1
+    }
+
+    /// The draft as a search of `generation` may use it: a score stored for its own search
+    /// only is, in any other search, a move-only entry.
+    fn usable_draft(self, generation: u8) -> i32 {
+        if self.depth & THIS_SEARCH_ONLY != 0 && self.generation() != generation {
+            -1
+        } else {
+            self.draft()
+        }
+    }
+
     /// What the entry is worth keeping, in plies: its depth, less for each search it has aged.
     fn worth(self, generation: u8) -> i32 {
         let age = (generation.wrapping_sub(self.generation()) & 0x3f) as i32;
-        self.depth as i32 - AGE_WEIGHT * age
+        self.draft() + 1 - AGE_WEIGHT * age
     }
+}
+
+/// The bits of `Packed::depth` that hold the draft + 1 (drafts never reach 127 plies).
+const DRAFT_BITS: u8 = 0x7f;
+/// The bit of `Packed::depth` that marks a score valid in the search that stored it only.
+const THIS_SEARCH_ONLY: u8 = 0x80;
+
+/// How long a stored score may be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// In any later search of the position.
+    Always,
+    /// In the search that stored it only (it rests on that search's path); later searches see
+    /// only the move.
+    ThisSearch,
 }
 
 /// Packs a move into 16 bits: from, to and promotion piece (castling as king takes rook).
@@ -226,7 +265,9 @@ impl TranspositionTable {
     /// Looks a position up.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let packed = self.read(key)?;
+        let depth = packed.usable_draft(self.generation);
         let bound = match packed.flags & 3 {
+            _ if depth < 0 => Bound::Upper,
             1 => Bound::Lower,
             2 => Bound::Upper,
             _ => Bound::Exact,
@@ -235,13 +276,16 @@ impl TranspositionTable {
             packed_move: packed.packed_move,
             score: packed.score as i32,
             eval: packed.eval as i32,
-            depth: packed.depth as i32 - 1,
+            depth,
             bound,
+            this_search: packed.depth & THIS_SEARCH_ONLY != 0,
         })
     }
 
     /// Stores what a search found; `score` must already be relative to the node. A `depth`
     /// of -1 keeps only the move (and eval): the score is not to be trusted elsewhere.
+    /// `scope` says whether later searches may use the score.
+    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
         key: u64,
@@ -250,6 +294,7 @@ impl TranspositionTable {
         eval: i32,
         depth: i32,
         bound: Bound,
+        scope: Scope,
     ) {
         let Some((slot, existing)) = self.slot_for(key) else {
             return;
@@ -280,7 +325,12 @@ impl TranspositionTable {
             packed_move,
             score: score.clamp(-32_767, 32_767) as i16,
             eval: eval.clamp(-32_767, 32_767) as i16,
-            depth: (depth + 1).clamp(0, 255) as u8,
+            depth: (depth + 1).clamp(0, DRAFT_BITS as i32) as u8
+                | if scope == Scope::ThisSearch && depth >= 0 {
+                    THIS_SEARCH_ONLY
+                } else {
+                    0
+                },
             flags: bound_bits | (self.generation << 2),
         };
         write(slot, key, entry);
@@ -290,7 +340,7 @@ impl TranspositionTable {
     /// (and change at most the move): a move-only result over a real score, or a shallower
     /// bound over a result of this same search at least four plies deeper.
     fn keeps_score(&self, old: Packed, depth: i32, bound: Bound) -> bool {
-        let old_depth = old.depth as i32 - 1;
+        let old_depth = old.usable_draft(self.generation);
         if depth < 0 {
             return old_depth >= 0;
         }
@@ -333,7 +383,15 @@ mod tests {
     #[test]
     fn entries_round_trip_through_the_packed_word() {
         let tt = TranspositionTable::new(1);
-        tt.store(0x1234_5678_9abc_def0, None, -31_000, 250, 17, Bound::Lower);
+        tt.store(
+            0x1234_5678_9abc_def0,
+            None,
+            -31_000,
+            250,
+            17,
+            Bound::Lower,
+            Scope::Always,
+        );
         let e = tt.probe(0x1234_5678_9abc_def0).expect("stored");
         assert_eq!(
             (e.score, e.eval, e.depth, e.bound),
@@ -346,7 +404,7 @@ mod tests {
     fn a_torn_slot_is_a_miss() {
         let tt = TranspositionTable::new(1);
         let key = 0xdead_beef_0000_0001;
-        tt.store(key, None, 10, 20, 5, Bound::Exact);
+        tt.store(key, None, 10, 20, 5, Bound::Exact, Scope::Always);
         let (slot, own) = tt.slot_for(key).expect("slot");
         assert!(own.is_some());
         // Another thread's half-finished write: the entry word changed, the check word did not.
@@ -368,33 +426,61 @@ mod tests {
         // Keys that differ only in their low bits share a bucket.
         let key = |i: u64| 0x4000_0000_0000_0000 | i;
         for i in 0..4 {
-            tt.store(key(i), None, 0, 0, 10 + i as i32, Bound::Exact);
+            tt.store(
+                key(i),
+                None,
+                0,
+                0,
+                10 + i as i32,
+                Bound::Exact,
+                Scope::Always,
+            );
         }
         assert!((0..4).all(|i| tt.probe(key(i)).is_some()));
         // Two searches later a shallow new entry replaces the shallowest old one...
         tt.new_search();
         tt.new_search();
-        tt.store(key(4), None, 0, 0, 1, Bound::Exact);
+        tt.store(key(4), None, 0, 0, 1, Bound::Exact, Scope::Always);
         assert!(tt.probe(key(0)).is_none());
         // ...and the next one the next shallowest old one, not the fresh shallow entry.
-        tt.store(key(5), None, 0, 0, 1, Bound::Exact);
+        tt.store(key(5), None, 0, 0, 1, Bound::Exact, Scope::Always);
         assert!(tt.probe(key(1)).is_none());
         assert!([2, 3, 4, 5].iter().all(|&i| tt.probe(key(i)).is_some()));
+    }
+
+    #[test]
+    fn a_score_for_this_search_is_only_a_move_in_the_next() {
+        let mut tt = TranspositionTable::new(1);
+        let key = 0x0123_4567_89ab_cdef;
+        tt.store(key, None, 0, 40, 9, Bound::Exact, Scope::ThisSearch);
+        let now = tt.probe(key).expect("stored");
+        assert_eq!((now.score, now.depth, now.bound), (0, 9, Bound::Exact));
+        tt.new_search();
+        let later = tt.probe(key).expect("still there");
+        assert_eq!((later.depth, later.bound), (-1, Bound::Upper));
+        assert_eq!(
+            later.eval, 40,
+            "the evaluation is the position's own and stays usable"
+        );
+        // A real score of the new search replaces it, even a shallow one.
+        tt.store(key, None, 25, 40, 1, Bound::Lower, Scope::Always);
+        let e = tt.probe(key).expect("stored");
+        assert_eq!((e.score, e.depth, e.bound), (25, 1, Bound::Lower));
     }
 
     #[test]
     fn a_move_only_entry_never_overwrites_a_score() {
         let tt = TranspositionTable::new(1);
         let key = 0x1111_2222_3333_4444;
-        tt.store(key, None, 55, 7, 6, Bound::Lower);
-        tt.store(key, None, 0, 7, -1, Bound::Upper);
+        tt.store(key, None, 55, 7, 6, Bound::Lower, Scope::Always);
+        tt.store(key, None, 0, 7, -1, Bound::Upper, Scope::Always);
         let e = tt.probe(key).expect("stored");
         assert_eq!((e.score, e.depth, e.bound), (55, 6, Bound::Lower));
         // A quiescence result (depth 0) is a real score, above a move-only entry.
         let other = 0x5555_6666_7777_8888;
-        tt.store(other, None, 0, 7, -1, Bound::Upper);
+        tt.store(other, None, 0, 7, -1, Bound::Upper, Scope::Always);
         assert_eq!(tt.probe(other).map(|e| e.depth), Some(-1));
-        tt.store(other, None, 30, 7, 0, Bound::Exact);
+        tt.store(other, None, 30, 7, 0, Bound::Exact, Scope::Always);
         assert_eq!(tt.probe(other).map(|e| (e.score, e.depth)), Some((30, 0)));
     }
 }

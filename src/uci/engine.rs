@@ -17,7 +17,7 @@ use super::report::{bestmove_line, info_line};
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen_in, parse_uci_move, start_position, uci_text};
-use crate::search::line::{RepetitionLine, ends_in_draw, ends_in_repetition};
+use crate::search::line::LineEnd;
 use crate::search::tablebase::Tables;
 use crate::search::time::TimeManager;
 use crate::search::{
@@ -543,29 +543,33 @@ fn report_time_budget(limits: &Limits, overhead_ms: u64) {
     ));
 }
 
-/// Tells the user when the best line is a forced draw by repetition.
-fn report_best_line(game: &Game, result: &SearchResult, contempt: i32) {
-    if result.score != -contempt || result.pv.is_empty() {
+/// Tells the user when the best line is a forced draw by rule, as the search found it.
+fn report_best_line(game: &Game, result: &SearchResult) {
+    let Some(end) = result.draw else {
         return;
-    }
+    };
     let mode = game.castling_mode();
     let line: Vec<String> = result.pv.iter().map(|&m| uci_text(m, mode)).collect();
-    match ends_in_repetition(game, &result.pv) {
-        Some(RepetitionLine::PerpetualCheck(color)) => info_string(&format!(
-            "the best line is a draw by perpetual check ({} gives check on every move): {}",
+    let how = match end {
+        LineEnd::Repetition {
+            perpetual_by: Some(color),
+        } => format!(
+            "perpetual check ({} gives check on every move)",
             if color == Color::White {
                 "White"
             } else {
                 "Black"
-            },
-            line.join(" ")
-        )),
-        Some(RepetitionLine::Repetition) => info_string(&format!(
-            "the best line is a draw by repetition: {}",
-            line.join(" ")
-        )),
-        None => {}
-    }
+            }
+        ),
+        LineEnd::Repetition { perpetual_by: None } => "repetition".to_owned(),
+        LineEnd::FiftyMoves => "the fifty-move rule".to_owned(),
+        LineEnd::DeadPosition => "insufficient material".to_owned(),
+        LineEnd::Stalemate => "stalemate".to_owned(),
+    };
+    info_string(&format!(
+        "the best line is a draw by {how}: {}",
+        line.join(" ")
+    ));
 }
 
 /// Runs on the search thread: searches, waits if `go infinite`/`ponder` asks it to, answers.
@@ -578,10 +582,9 @@ fn search_and_answer(
 ) {
     let mode = game.castling_mode();
     let material = wdl::material(game.position());
-    let draw = searcher.settings.contempt.saturating_neg();
     let result = searcher.search(game, limits, signals, &mut |it| {
         let chances = show_wdl.then(|| {
-            if it.score == draw && ends_in_draw(game, &it.pv) {
+            if it.draw.is_some() {
                 wdl::PROVEN_DRAW
             } else {
                 wdl::expected(it.score, material)
@@ -597,7 +600,7 @@ fn search_and_answer(
         };
         send(&format!("info depth 0 score {score}"));
     }
-    report_best_line(game, &result, searcher.settings.contempt);
+    report_best_line(game, &result);
     // UCI: after `go infinite` or during `ponder`, bestmove waits for `stop` (or `ponderhit`).
     while !signals.stop.load(Ordering::SeqCst)
         && (limits.infinite || (limits.ponder && !signals.ponderhit.load(Ordering::SeqCst)))

@@ -18,9 +18,10 @@ use super::score::{MATE_BOUND, MAX_PLY};
 use crate::game::position_key;
 use crate::game::rules::FIFTY_MOVE_HALFMOVES;
 
-/// Positions probed at most to settle one root move at the fifty-move boundary; past it the
-/// move is taken at its worse value for the side to move at the root.
-const EXACT_PROBE_LIMIT: usize = 100_000;
+/// Positions probed at most to settle the root moves at the fifty-move boundary (a few
+/// milliseconds); past it a move still unsettled is taken at its worse value for the side to
+/// move at the root.
+const EXACT_PROBE_LIMIT: usize = 50_000;
 
 /// Score of a tablebase win at the root; a win found `ply` plies down scores `TB_WIN - ply`.
 /// Below every mate score, above every evaluation.
@@ -86,10 +87,11 @@ impl Tables {
             return None;
         }
         let mut ranked = Vec::with_capacity(moves.len());
+        let mut boundary = Boundary::new(self);
         for &m in moves {
             let mut child = root.clone();
             child.play_unchecked(m);
-            ranked.push((m, self.rank_move(m, &child)?));
+            ranked.push((m, self.rank_move(m, &child, &mut boundary)?));
         }
         let best = ranked.iter().map(|(_, rank)| *rank).max()?;
         let kept = ranked
@@ -101,7 +103,7 @@ impl Tables {
     }
 
     /// How good root move `m` is, from the child position (the opponent to move).
-    fn rank_move(&self, m: Move, child: &Chess) -> Option<MoveRank> {
+    fn rank_move(&self, m: Move, child: &Chess, boundary: &mut Boundary) -> Option<MoveRank> {
         if child.is_checkmate() {
             return Some(MoveRank::Win { plies: Reverse(1) });
         }
@@ -123,13 +125,13 @@ impl Tables {
             AmbiguousWdl::Loss => MoveRank::Win {
                 plies: Reverse(plies),
             },
-            AmbiguousWdl::MaybeLoss => match Boundary::new(self).loses_within(child, left) {
+            AmbiguousWdl::MaybeLoss => match boundary.loses_within(child, left) {
                 Some(true) => MoveRank::Win {
                     plies: Reverse(plies),
                 },
                 _ => MoveRank::Draw,
             },
-            AmbiguousWdl::MaybeWin => match Boundary::new(self).wins_within(child, left) {
+            AmbiguousWdl::MaybeWin => match boundary.wins_within(child, left) {
                 Some(false) => MoveRank::Draw,
                 _ => MoveRank::Loss { plies },
             },

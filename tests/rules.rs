@@ -60,11 +60,23 @@ fn every_seed_game_has_the_listed_occurrences_and_final_flags() {
             "{name}: final FEN"
         );
         let claims = game.claims();
-        assert_eq!(
-            claims.can_claim_threefold(),
-            last["can_claim_threefold"].as_bool().expect("flag"),
-            "{name}: can claim threefold (now or by announcement)"
-        );
+        let flag = last["can_claim_threefold"].as_bool().expect("flag");
+        if game.automatic_end().is_some() {
+            // The data's flag is python-chess's, which looks at the repetitions only; a game
+            // that has ended (here by fivefold) leaves nothing to claim.
+            assert_eq!(
+                claims,
+                Default::default(),
+                "{name}: nothing to claim after the end"
+            );
+            assert_eq!(flag, game.occurrences() >= 3, "{name}: the data's flag");
+        } else {
+            assert_eq!(
+                claims.can_claim_threefold(),
+                flag,
+                "{name}: can claim threefold (now or by announcement)"
+            );
+        }
         assert_eq!(
             game.occurrences() >= 5,
             last["fivefold"].as_bool().expect("flag"),

@@ -256,3 +256,25 @@ fn nothing_can_be_claimed_once_the_game_has_ended() {
         "{strings:?}"
     );
 }
+
+#[test]
+fn a_game_played_on_past_its_end_reports_the_end_not_claims() {
+    // Fivefold repetition at ply 16 (the clock reaches 100 there); then the GUI plays on.
+    let moves = ["a1a2", "e8d8", "a2a1", "d8e8"].repeat(4).join(" ");
+    let mut e = started();
+    let (strings, _) = search(
+        &mut e,
+        &format!("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 84 1 moves {moves} a1b1"),
+        "go depth 1",
+    );
+    assert!(
+        !strings.iter().any(|s| s.contains("claimed")),
+        "{strings:?}"
+    );
+    assert!(
+        strings
+            .iter()
+            .any(|s| s.contains("fivefold repetition") && s.contains("ply 16")),
+        "{strings:?}"
+    );
+}

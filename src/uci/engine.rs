@@ -568,17 +568,29 @@ impl Engine {
     }
 }
 
-/// Tells the user, before a search, what the draw rules say about the root position.
+/// Tells the user, before a search, what the draw rules say about the root position. A game
+/// that has ended (here or at an earlier ply the GUI played past) leaves nothing to claim.
 fn report_draw_rules(game: &Game) {
-    if let Some(end) = game.automatic_end()
-        && matches!(
-            end,
-            AutomaticEnd::FivefoldRepetition | AutomaticEnd::SeventyFiveMoves
-        )
-    {
-        info_string(&format!(
-            "the game is already drawn by {end} (searching anyway)"
-        ));
+    match game.first_automatic_end() {
+        Some((ply, end)) if ply == game.moves().len() => {
+            if matches!(
+                end,
+                AutomaticEnd::FivefoldRepetition | AutomaticEnd::SeventyFiveMoves
+            ) {
+                info_string(&format!(
+                    "the game is already drawn by {end} (searching anyway)"
+                ));
+            }
+            return;
+        }
+        Some((ply, end)) => {
+            info_string(&format!(
+                "the game already ended by {end} at ply {ply}; the moves after it are void \
+                 (searching anyway)"
+            ));
+            return;
+        }
+        None => {}
     }
     let claims = game.claims();
     if claims.threefold_now {

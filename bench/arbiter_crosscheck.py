@@ -1,16 +1,25 @@
 #!/usr/bin/env python3
 """Cross-checks `threefold arbiter --json` against python-chess, an independent implementation
-of position identity, on generated games full of repetitions.
+of position identity, on generated games full of repetitions and game ends.
 
   python3 bench/arbiter_crosscheck.py [--games 10000] [--seed 1] [--engine target/release/threefold]
                                       [--keep games.pgn]
 
 Games are random but shuffle a lot: a side often moves the piece it just moved back, so
 positions recur, threefolds and fivefolds happen, and the fifty- and seventy-five-move rules
-come into play. For every game the script computes with python-chess, following FIDE rules:
-the plies of every position seen three or more times, the first threefold and fifty-move claim
-of each side (now, or by announcing a move), and the first automatic end. It then compares them
-with the arbiter's JSON. Exit status 1 on any disagreement. Needs `pip install chess`.
+come into play. A share of the games start from mating material (K+Q, K+R, K+P, two bishops...)
+with the halfmove clock already high, and the strong side often squeezes (plays the move that
+leaves the other side fewest replies), so checkmates and stalemates land near and on the 100th
+and 150th halfmove, where claims and automatic ends meet.
+
+For every game the script computes with python-chess, following FIDE rules and the arbiter's
+documented order of precedence (checkmate, stalemate, fivefold, seventy-five moves,
+insufficient material): the plies of every position seen three or more times, the first
+threefold and fifty-move claim of each side (now, or by announcing a move that does not itself
+end the game), and the first automatic end; once the game has ended nothing can be claimed.
+python-chess's own `outcome()` and `can_claim_fifty_moves()` are checked against this too (they
+may differ only in naming an end when two rules hold at once). It then compares everything with
+the arbiter's JSON. Exit status 1 on any disagreement. Needs `pip install chess`.
 """
 import argparse, io, json, random, subprocess, sys, time
 import chess, chess.pgn
@@ -29,17 +38,67 @@ ENDGAMES = [
     '4k3/8/2n5/8/8/5N2/8/4K3 w - - 0 1',
 ]
 
+# Mating material against a bare king (and a few where only stalemate or a dead position can
+# come): the games end by mate or stalemate, often near the move-count limits.
+MATING = [
+    '8/8/8/4k3/8/8/8/3QK3 w - - 0 1',
+    '7k/8/8/8/8/8/8/1Q2K3 w - - 0 1',
+    'k7/8/8/8/8/8/8/1R2K3 w - - 0 1',
+    '4k3/8/8/8/8/8/8/2R1K2R w - - 0 1',
+    '8/8/8/8/4k3/8/4P3/4K3 w - - 0 1',
+    '8/4P3/8/8/8/2k5/8/4K3 w - - 0 1',
+    '7k/8/8/8/8/8/8/2B1KB2 w - - 0 1',
+    '7k/8/8/8/8/8/8/1N2K1N1 w - - 0 1',
+    '8/8/8/3k4/8/8/7q/1Q2K3 b - - 0 1',
+    'k7/8/1K6/8/8/8/8/2Q5 w - - 0 1',
+]
+
+
+def with_clock(fen, clock):
+    parts = fen.split()
+    parts[4] = str(clock)
+    return ' '.join(parts)
+
+
+def squeeze(board, moves, rng):
+    """The move that leaves the opponent fewest legal replies (mates first), ties at random."""
+    best, best_n = [], None
+    for m in moves:
+        board.push(m)
+        n = board.legal_moves.count()
+        if n == 0 and not board.is_check():
+            n = 0.5  # stalemate: tempting, but after mate
+        board.pop()
+        if best_n is None or n < best_n:
+            best, best_n = [m], n
+        elif n == best_n:
+            best.append(m)
+    return rng.choice(best)
+
 
 def generate(rng, max_plies):
-    """A random game that likes to move the last-moved piece back (how much varies by game)."""
-    board = chess.Board(rng.choice(ENDGAMES)) if rng.random() < 0.2 else chess.Board()
+    """A random game that likes to move the last-moved piece back (how much varies by game);
+    some start from mating material with a high clock and squeeze towards mate or stalemate."""
+    kind = rng.random()
+    squeeze_rate = 0.0
+    if kind < 0.2:
+        board = chess.Board(rng.choice(ENDGAMES))
+    elif kind < 0.55:
+        fen = rng.choice(MATING)
+        clock = rng.choice([0, rng.randrange(60, 100), rng.randrange(90, 150), rng.randrange(130, 150)])
+        board = chess.Board(with_clock(fen, clock))
+        squeeze_rate = rng.choice([0.2, 0.4, 0.7])
+    else:
+        board = chess.Board()
     undo_rate = rng.choice([0.0, 0.2, 0.5, 0.7, 0.9])
     last = {chess.WHITE: None, chess.BLACK: None}
     while len(board.move_stack) < max_plies and not board.is_game_over(claim_draw=False):
         moves = list(board.legal_moves)
         back = last[board.turn]
         undo = chess.Move(back.to_square, back.from_square) if back else None
-        if undo in moves and rng.random() < undo_rate:
+        if squeeze_rate and rng.random() < squeeze_rate:
+            move = squeeze(board, moves, rng)
+        elif undo in moves and rng.random() < undo_rate:
             move = undo
         else:
             quiet = [m for m in moves if not board.is_capture(m) and board.piece_type_at(m.from_square) != chess.PAWN]
@@ -54,12 +113,60 @@ def key(board):
     return board._transposition_key()
 
 
+def end_of(board, occurrences):
+    """The automatic end of `board` (seen `occurrences` times), in the arbiter's order."""
+    if board.is_checkmate():
+        return 'checkmate'
+    if board.is_stalemate():
+        return 'stalemate'
+    if occurrences >= 5:
+        return 'fivefold'
+    if board.halfmove_clock >= 150:
+        return 'seventy-five'
+    if board.is_insufficient_material():
+        return 'insufficient_material'
+    return None
+
+
+# python-chess's names for the ends, and the rule each one is.
+PC_NAMES = {
+    chess.Termination.CHECKMATE: 'checkmate',
+    chess.Termination.STALEMATE: 'stalemate',
+    chess.Termination.INSUFFICIENT_MATERIAL: 'insufficient_material',
+    chess.Termination.SEVENTYFIVE_MOVES: 'seventy-five',
+    chess.Termination.FIVEFOLD_REPETITION: 'fivefold',
+}
+
+
+def holds(board, rule, occurrences):
+    """Whether `rule` holds for `board` by itself (to accept python-chess naming another end
+    when two hold at once)."""
+    return {
+        'checkmate': board.is_checkmate(),
+        'stalemate': board.is_stalemate(),
+        'fivefold': occurrences >= 5,
+        'seventy-five': board.halfmove_clock >= 150 and not board.is_checkmate(),
+        'insufficient_material': board.is_insufficient_material(),
+    }[rule]
+
+
 def expected(board_end):
-    """What the rules say about the game in `board_end`, computed with python-chess."""
+    """What the rules say about the game in `board_end`, computed with python-chess; also the
+    ways python-chess's own game-end and fifty-move functions disagree with that."""
     moves = list(board_end.move_stack)
     board = board_end.root()
     counts, plies_of = {}, {}
     claims, end = {}, None
+    internal = []
+
+    def after(m):
+        """How often the position after `m` would then have occurred, and whether `m` would
+        end the game by itself."""
+        board.push(m)
+        n = counts.get(key(board), 0) + 1
+        ends = end_of(board, n) is not None
+        board.pop()
+        return n, ends
 
     def arrive(ply):
         nonlocal end
@@ -68,36 +175,39 @@ def expected(board_end):
         plies_of.setdefault(k, []).append(ply)
         if end is not None:
             return
+        e = end_of(board, counts[k])
+        pc = board.outcome()
+        pc_name = PC_NAMES.get(pc.termination) if pc else None
+        if (e is None) != (pc is None) or (e and pc_name != e and not holds(board, pc_name, counts[k])):
+            internal.append(f'ply {ply}: python-chess outcome {pc_name} but the rules say {e}')
+        if e is not None:
+            end = (e, ply)
+            return
         side = 'white' if board.turn == chess.WHITE else 'black'
         if ('threefold', side) not in claims:
             if counts[k] >= 3:
                 claims[('threefold', side)] = (ply, False)
             elif any(c >= 2 for c in counts.values()):
                 for m in board.legal_moves:
-                    board.push(m)
-                    hit = counts.get(key(board), 0) >= 2
-                    board.pop()
-                    if hit:
+                    n, ends = after(m)
+                    if n >= 3 and not ends:
                         claims[('threefold', side)] = (ply, True)
                         break
-        if ('fifty', side) not in claims:
-            if board.halfmove_clock >= 100 and not board.is_checkmate():
-                claims[('fifty', side)] = (ply, False)
-            elif board.halfmove_clock == 99:
-                for m in board.legal_moves:
-                    zeroing = board.is_zeroing(m)
-                    board.push(m)
-                    mate = board.is_checkmate()
-                    board.pop()
-                    if not zeroing and not mate:
-                        claims[('fifty', side)] = (ply, True)
-                        break
-        if counts[k] >= 5:
-            end = ('fivefold', ply)
-        elif board.halfmove_clock >= 150 and not board.is_checkmate():
-            end = ('seventy-five', ply)
-        elif board.is_insufficient_material():
-            end = ('insufficient_material', ply)
+        fifty = None
+        if board.halfmove_clock >= 100:
+            fifty = (ply, False)
+        elif board.halfmove_clock == 99:
+            for m in board.legal_moves:
+                if board.is_zeroing(m):
+                    continue
+                _, ends = after(m)
+                if not ends:
+                    fifty = (ply, True)
+                    break
+        if board.halfmove_clock >= 99 and (fifty is not None) != board.can_claim_fifty_moves():
+            internal.append(f'ply {ply}: python-chess can_claim_fifty_moves {not fifty} but the rules say {fifty}')
+        if fifty and ('fifty', side) not in claims:
+            claims[('fifty', side)] = fifty
 
     arrive(0)
     for i, m in enumerate(moves):
@@ -105,13 +215,8 @@ def expected(board_end):
             counts.clear()
         board.push(m)
         arrive(i + 1)
-    if end is None:
-        if board.is_checkmate():
-            end = ('checkmate', len(moves))
-        elif board.is_stalemate():
-            end = ('stalemate', len(moves))
     reps = sorted(p for p in plies_of.values() if len(p) >= 3)
-    return reps, claims, end
+    return reps, claims, end, internal
 
 
 def main():
@@ -143,7 +248,7 @@ def main():
     stats = {'repetitions': 0, 'claims': 0, 'ends': 0, 'plies': 0}
     kinds = {}
     for b, g in zip(boards, got):
-        reps, claims, end = expected(b)
+        reps, claims, end, internal = expected(b)
         stats['plies'] += len(b.move_stack)
         stats['repetitions'] += len(reps)
         stats['claims'] += len(claims)
@@ -153,6 +258,14 @@ def main():
             kinds[k] = kinds.get(k, 0) + 1
         if end:
             kinds[end[0]] = kinds.get(end[0], 0) + 1
+            if any(c[0] == end[1] for c in claims.values()):
+                kinds['claim at the end ply (must not happen)'] = kinds.get('claim at the end ply (must not happen)', 0) + 1
+            board_at_end = b.copy()
+            for _ in range(len(b.move_stack) - end[1]):
+                board_at_end.pop()
+            if end[0] in ('checkmate', 'stalemate') and board_at_end.halfmove_clock >= 95:
+                k = f'{end[0]} at halfmove clock >= 95'
+                kinds[k] = kinds.get(k, 0) + 1
         mine_reps = sorted(r['occurrences'] for r in g['repetitions'])
         mine_claims = {(c['rule'], c['side']): (c['ply'], c['by_announcing_move'] is not None) for c in g['claims']}
         e = g['automatic_end']
@@ -166,10 +279,11 @@ def main():
             problems.append(f'automatic end {mine_end} != {end}')
         if g['error']:
             problems.append(f'error {g["error"]}')
+        problems += internal
         if problems:
             bad += 1
             if bad <= 10:
-                print(f'game {g["game"]}: ' + '; '.join(problems))
+                print(f'game {g["game"]} ({b.root().fen()}): ' + '; '.join(problems))
     print(f'{len(boards)} games, {stats["plies"]} plies, {stats["repetitions"]} positions seen 3+ times, '
           f'{stats["claims"]} first claims, {stats["ends"]} automatic ends: {bad} disagreements '
           f'({time.time() - t0:.0f} s)')

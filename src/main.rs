@@ -130,7 +130,7 @@ fn judge_source(
     input: impl std::io::Read,
     each: &mut dyn FnMut(arbiter::pgn::GameRecord),
 ) -> bool {
-    match arbiter::pgn::judge_games(input, each) {
+    match arbiter::pgn::judge_file(name, input, each) {
         Ok(()) => true,
         Err(e) => {
             eprintln!("threefold arbiter: reading {name}: {e}");

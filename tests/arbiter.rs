@@ -225,3 +225,117 @@ fn chess960_castling_and_repetitions() {
     assert_eq!(v.repetitions.len(), 1);
     assert_eq!(v.repetitions[0].plies, vec![2, 6, 10]);
 }
+
+#[test]
+fn the_variant_names_guis_write_for_chess960() {
+    for name in [
+        "fischerandom",
+        "Fischer Random",
+        "FischerRandom",
+        "chess960",
+        "Chess 960",
+        "960",
+    ] {
+        let pgn = format!(
+            "[Variant \"{name}\"]\n[FEN \"r3k2r/8/8/8/8/8/8/1R2K1R1 w GBha - 0 1\"]\n[SetUp \"1\"]\n\n\
+             1. O-O O-O-O 2. Kg2 Rd7 3. Kg1 Rdd8 4. Kg2 Rd7 5. Kg1 Rdd8 *\n"
+        );
+        let v = &judge(&pgn)[0].verdict;
+        assert_eq!(v.error, None, "{name}");
+        assert_eq!(v.plies, 10, "{name}");
+    }
+    // A variant that is not Chess960 stays standard chess (this FEN is then refused).
+    let pgn = "[Variant \"Standard\"]\n[FEN \"r3k2r/8/8/8/8/8/8/1R2K1R1 w GBha - 0 1\"]\n[SetUp \"1\"]\n\n1. Kd2 *\n";
+    assert!(judge(pgn)[0].verdict.error.is_some());
+}
+
+#[test]
+fn a_fen_tag_with_impossible_castling_or_en_passant_rights_loses_them() {
+    // White has no rooks for KQ; e6 has no black pawn behind it on e5.
+    for fen in [
+        "r3k2r/8/8/8/8/8/8/4K3 w KQkq - 0 1",
+        "4k3/8/8/8/8/8/8/R3K3 w Q e6 0 1",
+    ] {
+        let pgn = format!("[FEN \"{fen}\"]\n[SetUp \"1\"]\n\n1. Kd2 *\n");
+        let v = &judge(&pgn)[0].verdict;
+        assert_eq!(v.error, None, "{fen}");
+        assert_eq!(v.plies, 1, "{fen}");
+    }
+}
+
+#[test]
+fn nothing_can_be_claimed_once_the_game_has_ended() {
+    let fifty = |v: &threefold::arbiter::Verdict| -> Vec<(shakmaty::Color, usize)> {
+        v.claims
+            .iter()
+            .filter(|c| c.rule == ClaimRule::FiftyMoves)
+            .map(|c| (c.side, c.ply))
+            .collect()
+    };
+    // The 150th halfmove ends the game: Black, to move after it, cannot claim.
+    let pgn = "[FEN \"8/8/4k3/8/8/2K5/8/R7 w - - 149 120\"]\n[SetUp \"1\"]\n\n120. Ra2 *\n";
+    let v = &judge(pgn)[0].verdict;
+    assert_eq!(fifty(v), vec![(shakmaty::Color::White, 0)]);
+    // Stalemate on the 100th halfmove: no claim for Black.
+    let pgn = "[FEN \"k7/8/1K6/8/8/8/8/2Q5 w - - 99 80\"]\n[SetUp \"1\"]\n\n80. Qc7 1/2-1/2\n";
+    let v = &judge(pgn)[0].verdict;
+    let end = v.automatic_end.expect("stalemate");
+    assert_eq!((end.rule, end.ply), (AutomaticEnd::Stalemate, 1));
+    assert_eq!(fifty(v), vec![(shakmaty::Color::White, 0)]);
+    // The fivefold repetition arrives with the 100th halfmove: White cannot claim then.
+    let pgn = "[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 84 1\"]\n[SetUp \"1\"]\n\n\
+               1. Ra2 Kd8 2. Ra1 Ke8 3. Ra2 Kd8 4. Ra1 Ke8 5. Ra2 Kd8 6. Ra1 Ke8 \
+               7. Ra2 Kd8 8. Ra1 Ke8 1/2-1/2\n";
+    let v = &judge(pgn)[0].verdict;
+    let end = v.automatic_end.expect("fivefold");
+    assert_eq!((end.rule, end.ply), (AutomaticEnd::FivefoldRepetition, 16));
+    assert_eq!(fifty(v), vec![(shakmaty::Color::Black, 15)]);
+    assert!(v.claims.iter().all(|c| c.ply < 16), "{:?}", v.claims);
+}
+
+#[test]
+fn stalemate_on_the_150th_halfmove_is_a_stalemate() {
+    let pgn = "[FEN \"k7/8/1K6/8/8/8/8/2Q5 w - - 149 80\"]\n[SetUp \"1\"]\n\n80. Qc7 1/2-1/2\n";
+    let end = judge(pgn)[0].verdict.automatic_end.expect("an end");
+    assert_eq!((end.rule, end.ply), (AutomaticEnd::Stalemate, 1));
+}
+
+#[test]
+fn each_record_names_its_file_and_its_number_there() {
+    let dir = std::env::temp_dir().join(format!("threefold-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let a = dir.join("a.pgn");
+    let b = dir.join("b.pgn");
+    std::fs::write(&a, "1. e4 e5 *\n\n1. d4 d5 *\n").expect("write");
+    std::fs::write(&b, "1. c4 c5 *\n").expect("write");
+    let (a, b) = (
+        a.to_str().expect("utf-8").to_owned(),
+        b.to_str().expect("utf-8").to_owned(),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_threefold"))
+        .args(["arbiter", "--json", &a, &b])
+        .output()
+        .expect("runs");
+    let records: Vec<(String, u64)> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("JSON");
+            (
+                v["file"].as_str().unwrap_or("none").to_owned(),
+                v["game"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        records,
+        vec![(a.clone(), 1), (a.clone(), 2), (b.clone(), 1)]
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_threefold"))
+        .args(["arbiter", &a, &b])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("Game 2 of {a}")), "{text}");
+    assert!(text.contains(&format!("Game 1 of {b}")), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -44,6 +44,23 @@ fn current_fen(e: &mut Uci) -> String {
         .unwrap_or_default()
 }
 
+/// After a refused `position`, `go` searches nothing: one error line and `bestmove 0000`.
+fn no_position_to_search(e: &mut Uci) {
+    e.send("go depth 3");
+    let (lines, mv) = e.bestmove(10 * SECOND);
+    assert_eq!(mv, "0000", "{lines:?}");
+    let errors: Vec<_> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(errors[0].contains("no position to search"), "{errors:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn unknown_command() {
     let mut e = Uci::handshake();
@@ -53,28 +70,23 @@ fn unknown_command() {
 }
 
 #[test]
-fn malformed_fen_keeps_the_previous_position() {
+fn malformed_fen_leaves_no_position_to_search() {
     let mut e = Uci::handshake();
-    e.send("position startpos moves e2e4 e7e5");
-    rejects(
-        &mut e,
-        "position fen rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
-        "malformed FEN",
-    );
-    rejects(
-        &mut e,
-        "position fen not/a/fen w - - 0 1",
-        "keeping the previous position",
-    );
-    rejects(
-        &mut e,
-        "position fen",
-        "position needs 'startpos' or 'fen <fen>'",
-    );
-    assert_eq!(
-        current_fen(&mut e),
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
-    );
+    for (bad, needle) in [
+        (
+            "position fen rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
+            "malformed FEN",
+        ),
+        (
+            "position fen not/a/fen w - - 0 1",
+            "no position is set until a valid 'position' command",
+        ),
+        ("position fen", "position needs 'startpos' or 'fen <fen>'"),
+    ] {
+        e.send("position startpos moves e2e4 e7e5");
+        rejects(&mut e, bad, needle);
+        no_position_to_search(&mut e);
+    }
     still_plays(&mut e, &["d2d4"]);
 }
 
@@ -88,42 +100,97 @@ fn fen_of_an_impossible_position_is_refused() {
         "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
         "4k3/8/8/8/8/8/8/K3K3 w - - 0 1",
     ] {
+        e.send("position startpos moves e2e4");
         rejects(
             &mut e,
             &format!("position fen {fen}"),
-            "keeping the previous position",
+            "no position is set until a valid 'position' command",
         );
+        no_position_to_search(&mut e);
     }
-    assert_eq!(
-        current_fen(&mut e),
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-    );
     still_plays(&mut e, &[]);
 }
 
 #[test]
-fn illegal_move_keeps_the_moves_before_it() {
+fn illegal_move_leaves_no_position_to_search() {
     let mut e = Uci::handshake();
     rejects(
         &mut e,
         "position startpos moves g1f3 g8f6 f3f5 b8c6",
-        "illegal move 'f3f5' (move 3 of the list); keeping the position after the 2 moves before it",
+        "illegal move 'f3f5' (move 3 of the list); no position is set until a valid 'position' command",
     );
-    assert_eq!(
-        current_fen(&mut e),
-        "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2"
-    );
+    no_position_to_search(&mut e);
     rejects(
         &mut e,
         "position startpos moves e2e4 zz99",
         "malformed move 'zz99'",
     );
+    no_position_to_search(&mut e);
     rejects(
         &mut e,
         "position startpos moves e2e4 e7e5 e1e3",
         "illegal move 'e1e3'",
     );
+    no_position_to_search(&mut e);
     still_plays(&mut e, &["e2e4", "e7e5"]);
+}
+
+#[test]
+fn fens_with_impossible_castling_or_en_passant_rights_lose_them() {
+    let mut e = Uci::handshake();
+    for (fen, kept, dropped) in [
+        // White has no rooks for KQ.
+        (
+            "r3k2r/8/8/8/8/8/8/4K3 w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/4K3 w kq - 0 1",
+            "castling rights KQkq -> kq",
+        ),
+        // No black pawn on e5 made the double step that e6 claims.
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w Q e6 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+            "en passant square e6",
+        ),
+    ] {
+        e.send("position startpos moves e2e4 e7e6");
+        e.send(&format!("position fen {fen}"));
+        e.send("isready");
+        let lines = e.read_until(5 * SECOND, |l| l == "readyok");
+        let notes: Vec<_> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{lines:?}");
+        assert!(
+            notes[0].contains("dropped") && notes[0].contains(dropped),
+            "{notes:?}"
+        );
+        assert!(!notes[0].contains("error"), "{notes:?}");
+        assert_eq!(current_fen(&mut e), kept);
+        e.send("go depth 3");
+        let (_, mv) = e.bestmove(10 * SECOND);
+        assert!(is_legal(&position_after(Some(kept), &[]), &mv), "{mv}");
+    }
+}
+
+#[test]
+fn out_of_range_move_counters_are_refused() {
+    let mut e = Uci::handshake();
+    for (fen, needle) in [
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w - - 99999999999 80",
+            "halfmove clock",
+        ),
+        ("4k3/8/8/8/8/8/8/R3K3 w - - 4294967296 80", "halfmove clock"),
+        ("4k3/8/8/8/8/8/8/R3K3 w - - -1 80", "halfmove clock"),
+        ("4k3/8/8/8/8/8/8/R3K3 w - - abc 80", "halfmove clock"),
+        ("4k3/8/8/8/8/8/8/R3K3 w - - 0 99999999999", "fullmove"),
+    ] {
+        e.send("position startpos");
+        rejects(&mut e, &format!("position fen {fen}"), needle);
+        no_position_to_search(&mut e);
+    }
+    still_plays(&mut e, &["e2e4"]);
 }
 
 #[test]

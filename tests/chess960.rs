@@ -113,3 +113,47 @@ fn standard_castling_is_written_e1g1_and_king_takes_rook_in_chess960() {
         assert_eq!(mv, castle);
     }
 }
+
+/// `go perft 1` lists the castling move in the notation of the game's castling mode.
+fn castling_listed(e: &mut Uci) -> Vec<String> {
+    e.send("go perft 1");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("Nodes searched"));
+    lines
+        .into_iter()
+        .filter(|l| l.starts_with("e1g1") || l.starts_with("e1h1"))
+        .collect()
+}
+
+#[test]
+fn bare_fens_of_a_chess960_game_keep_chess960_castling() {
+    // After ucinewgame, bare FENs of a game from the standard array (Shredder-FEN rights).
+    let mut e = Uci::handshake();
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("ucinewgame");
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b HAha - 1 1",
+        "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w HAha - 2 2",
+        "rnbqkb1r/pppp1ppp/4pn2/8/8/4PN2/PPPP1PPP/RNBQKB1R w HAha - 0 3",
+        "rnbqk2r/ppppbppp/4pn2/8/8/4PN2/PPPPBPPP/RNBQK2R w HAha - 2 4",
+    ] {
+        e.send(&format!("position fen {fen}"));
+    }
+    assert_eq!(castling_listed(&mut e), vec!["e1h1: 1"]);
+    e.send("go depth 1 searchmoves e1h1");
+    let (_, mv) = e.bestmove(5 * SECOND);
+    assert_eq!(mv, "e1h1");
+
+    // The option switched on in the middle of a game: the bare FEN continues it in Chess960.
+    let mut e = Uci::handshake();
+    e.send("position startpos moves g1f3 g8f6 e2e3 e7e6 f1e2");
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen rnbqk2r/ppppbppp/4pn2/8/8/4PN2/PPPPBPPP/RNBQK2R w HAha - 2 4");
+    assert_eq!(castling_listed(&mut e), vec!["e1h1: 1"]);
+    e.send("d");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("Moves played"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Moves played: 6"),
+        "the history is kept: {lines:?}"
+    );
+}

@@ -157,6 +157,8 @@ fn contempt_avoids_a_repetition_except_in_analysis() {
 fn bare_fens_keep_the_history_when_one_or_two_moves_apart() {
     let mut e = started();
     e.send("ucinewgame");
+    // The GUI sets the start position first: bare FENs continue a position it has set.
+    e.send("position startpos");
     for fen in [
         "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
         "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2",
@@ -175,4 +177,104 @@ fn bare_fens_keep_the_history_when_one_or_two_moves_apart() {
     let lines = e.read_until(5 * SECOND, |l| l.starts_with("Moves played"));
     assert!(lines.iter().any(|l| l == "Occurrences: 1"), "{lines:?}");
     assert_eq!(lines.last().map(String::as_str), Some("Moves played: 0"));
+}
+
+/// `d`'s occurrence count and number of moves played.
+fn occurrences_and_moves(e: &mut Uci) -> (String, String) {
+    e.send("d");
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("Moves played"));
+    let occurrences = lines
+        .iter()
+        .find(|l| l.starts_with("Occurrences"))
+        .cloned()
+        .unwrap_or_default();
+    (occurrences, lines.last().cloned().unwrap_or_default())
+}
+
+#[test]
+fn no_history_before_the_first_position_of_a_new_game() {
+    // A game that began after 1.Nf3 Nf6 (a bare FEN is its first position) and shuffles the
+    // knights back: the position after 1.Nf3 Nf6 has occurred twice, not three times.
+    let first = "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2";
+    let shuffle = [
+        "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 3 2",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3",
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 5 3",
+        "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 6 4",
+    ];
+    for new_game in [false, true] {
+        let mut e = started();
+        if new_game {
+            e.send("position startpos moves e2e4");
+            e.send("ucinewgame");
+        }
+        e.send(&format!("position fen {first}"));
+        assert_eq!(
+            occurrences_and_moves(&mut e),
+            ("Occurrences: 1".to_owned(), "Moves played: 0".to_owned()),
+            "ucinewgame sent: {new_game}"
+        );
+        for fen in shuffle {
+            e.send(&format!("position fen {fen}"));
+        }
+        assert_eq!(
+            occurrences_and_moves(&mut e),
+            ("Occurrences: 2".to_owned(), "Moves played: 4".to_owned())
+        );
+        let (strings, _) = search(&mut e, "isready", "go depth 1");
+        assert!(
+            !strings.iter().any(|s| s.contains("threefold")),
+            "{strings:?}"
+        );
+    }
+}
+
+#[test]
+fn nothing_can_be_claimed_once_the_game_has_ended() {
+    // Stalemate with the halfmove clock at 100: the game is over, there is nothing to claim.
+    let mut e = started();
+    let (strings, mv) = search(
+        &mut e,
+        "position fen k7/2Q5/1K6/8/8/8/8/8 b - - 100 80",
+        "go depth 1",
+    );
+    assert_eq!(mv, "0000");
+    assert!(
+        !strings.iter().any(|s| s.contains("claimed")),
+        "{strings:?}"
+    );
+    // The same with a move left: the claim is there.
+    let (strings, _) = search(
+        &mut e,
+        "position fen k7/8/1K6/8/8/8/8/2Q5 b - - 100 80",
+        "go depth 1",
+    );
+    assert!(
+        strings
+            .iter()
+            .any(|s| s.contains("fifty-move rule can be claimed now")),
+        "{strings:?}"
+    );
+}
+
+#[test]
+fn a_game_played_on_past_its_end_reports_the_end_not_claims() {
+    // Fivefold repetition at ply 16 (the clock reaches 100 there); then the GUI plays on.
+    let moves = ["a1a2", "e8d8", "a2a1", "d8e8"].repeat(4).join(" ");
+    let mut e = started();
+    let (strings, _) = search(
+        &mut e,
+        &format!("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 84 1 moves {moves} a1b1"),
+        "go depth 1",
+    );
+    assert!(
+        !strings.iter().any(|s| s.contains("claimed")),
+        "{strings:?}"
+    );
+    assert!(
+        strings
+            .iter()
+            .any(|s| s.contains("fivefold repetition") && s.contains("ply 16")),
+        "{strings:?}"
+    );
 }

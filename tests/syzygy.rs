@@ -133,3 +133,44 @@ fn a_bad_path_is_reported_and_the_engine_plays_on() {
         "{lines:?}"
     );
 }
+
+/// KRvK with the mate landing exactly on halfmove 100: 1.Ke2 (also 1.Kf2 and 1.Ra5) mates in 27
+/// plies, so from a clock of 73 the mate comes on halfmove 100 (mate beats the fifty-move rule)
+/// and it is a win; 1.Kd2 mates later. From a clock of 74 every mate comes too late: a draw.
+/// The DTZ table stores this ending rounded, so the boundary must be settled exactly. (The three
+/// moves and Kd2's longer mate were checked by an exhaustive mate search without tables.)
+#[test]
+fn a_mate_landing_on_halfmove_100_is_a_win_one_ply_later_a_draw() {
+    let tables = Tables::load(TABLES).expect("test tables load");
+    let rank = |fen: &str| {
+        let pos = parse_fen_in(fen, CastlingMode::Standard).expect("fen");
+        let moves: Vec<_> = shakmaty::Position::legal_moves(&pos).to_vec();
+        let (kept, result) = tables.rank_root_moves(&pos, &moves).expect("in the tables");
+        let kept: Vec<String> = kept
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        (kept, result)
+    };
+    let (kept, result) = rank("8/8/8/8/3k4/8/8/R3K3 w - - 73 100");
+    assert!(matches!(result, RootResult::Win { .. }), "{result:?}");
+    assert_eq!(kept, vec!["a1a5", "e1e2", "e1f2"]);
+    let (_, result) = rank("8/8/8/8/3k4/8/8/R3K3 w - - 74 100");
+    assert_eq!(result, RootResult::Draw);
+
+    let mut e = with_tables();
+    e.send("position fen 8/8/8/8/3k4/8/8/R3K3 w - - 73 100");
+    e.send("go depth 6");
+    let (lines, mv) = e.bestmove(10 * SECOND);
+    assert!(kept.contains(&mv), "{lines:?}");
+    assert!(last_cp(&lines) >= TB_WIN_BOUND, "{lines:?}");
+    e.send("position fen 8/8/8/8/3k4/8/8/R3K3 w - - 73 100");
+    e.send("go depth 6 searchmoves e1e2");
+    let (lines, mv) = e.bestmove(10 * SECOND);
+    assert_eq!(mv, "e1e2");
+    assert!(last_cp(&lines) >= TB_WIN_BOUND, "{lines:?}");
+    e.send("position fen 8/8/8/8/3k4/8/8/R3K3 w - - 74 100");
+    e.send("go depth 6");
+    let (lines, _) = e.bestmove(10 * SECOND);
+    assert_eq!(last_cp(&lines), 0, "{lines:?}");
+}

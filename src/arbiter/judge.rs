@@ -7,9 +7,10 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use crate::game::rules::{
-    AutomaticEnd, FIFTY_MOVE_HALFMOVES, SEVENTY_FIVE_MOVE_HALFMOVES, completes_fifty_moves,
+    AutomaticEnd, FIFTY_MOVE_HALFMOVES, automatic_end_given, fifty_by_announcing,
+    threefold_by_announcing,
 };
-use crate::game::{is_dead_by_material, key_after, position_key};
+use crate::game::{key_after, position_key};
 
 /// Zobrist keys are already uniformly random: hash them as they are.
 #[derive(Default)]
@@ -190,15 +191,8 @@ impl Judge {
         self.verdict.error = Some(error);
     }
 
-    /// The verdict, with the checks that only the final position needs.
+    /// The verdict.
     pub fn finish(mut self) -> Verdict {
-        if self.verdict.automatic_end.is_none() && self.verdict.error.is_none() {
-            if self.pos.is_checkmate() {
-                self.end(AutomaticEnd::Checkmate);
-            } else if self.pos.is_stalemate() {
-                self.end(AutomaticEnd::Stalemate);
-            }
-        }
         self.harvest_repetitions();
         self.verdict
             .repetitions
@@ -207,7 +201,8 @@ impl Judge {
         self.verdict
     }
 
-    /// Bookkeeping for the position just reached.
+    /// Bookkeeping for the position just reached: first whether the game has ended here (by the
+    /// rulebook's one order of precedence); only a game still going on allows claims.
     fn arrive(&mut self, material_changed: bool) {
         let plies = self.seen.entry(self.key).or_default();
         plies.push(self.ply);
@@ -219,16 +214,13 @@ impl Judge {
         if self.verdict.automatic_end.is_some() {
             return;
         }
+        let material_changed = material_changed || self.ply == 0;
+        if let Some(end) = automatic_end_given(&self.pos, occurrences, material_changed) {
+            self.end(end);
+            return;
+        }
         self.note_threefold(occurrences);
         self.note_fifty_moves();
-        let halfmoves = self.pos.halfmoves();
-        if occurrences >= 5 {
-            self.end(AutomaticEnd::FivefoldRepetition);
-        } else if halfmoves >= SEVENTY_FIVE_MOVE_HALFMOVES && !self.pos.is_checkmate() {
-            self.end(AutomaticEnd::SeventyFiveMoves);
-        } else if (material_changed || self.ply == 0) && is_dead_by_material(&self.pos) {
-            self.end(AutomaticEnd::DeadPosition);
-        }
     }
 
     fn end(&mut self, rule: AutomaticEnd) {
@@ -254,7 +246,8 @@ impl Judge {
                 let mut after = self.pos.clone();
                 after.play_unchecked(m);
                 let key = key_after(&self.pos, self.key, m, &after);
-                self.seen.get(&key).is_some_and(|p| p.len() >= 2)
+                let seen = self.seen.get(&key).map_or(0, Vec::len);
+                seen >= 2 && threefold_by_announcing(&after, seen + 1)
             });
             if let Some(m) = announced {
                 self.claim(ClaimRule::Threefold, Some(m));
@@ -262,8 +255,8 @@ impl Judge {
         }
     }
 
-    /// The side to move may claim under the fifty-move rule now (100 halfmoves, no mate), or by
-    /// announcing a move that completes them without mating.
+    /// The side to move may claim under the fifty-move rule now (100 halfmoves; the game is not
+    /// over), or by announcing a move that completes them without ending the game by itself.
     fn note_fifty_moves(&mut self) {
         let side = self.pos.turn();
         let halfmoves = self.pos.halfmoves();
@@ -271,15 +264,18 @@ impl Judge {
             return;
         }
         if halfmoves >= FIFTY_MOVE_HALFMOVES {
-            if !self.pos.is_checkmate() {
-                self.claim(ClaimRule::FiftyMoves, None);
-            }
+            self.claim(ClaimRule::FiftyMoves, None);
             return;
         }
         let announced = self.pos.legal_moves().into_iter().find(|&m| {
+            if m.is_zeroing() {
+                return false;
+            }
             let mut after = self.pos.clone();
             after.play_unchecked(m);
-            completes_fifty_moves(&after)
+            let key = key_after(&self.pos, self.key, m, &after);
+            let seen = self.seen.get(&key).map_or(0, Vec::len);
+            fifty_by_announcing(&after, seen + 1)
         });
         if let Some(m) = announced {
             self.claim(ClaimRule::FiftyMoves, Some(m));

@@ -4,15 +4,17 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
 use super::judge::{Judge, Verdict};
+use crate::game::parse_fen_noting;
 
 /// One game of the file and its verdict.
 #[derive(Debug, Clone)]
 pub struct GameRecord {
-    /// 1 for the first game of the input.
+    /// The file the game was read from ("stdin" for standard input).
+    pub file: String,
+    /// 1 for the first game of its file.
     pub index: usize,
     pub tags: Vec<(String, String)>,
     pub verdict: Verdict,
@@ -42,6 +44,7 @@ struct Movetext {
 }
 
 struct ArbiterVisitor {
+    file: String,
     games: usize,
 }
 
@@ -59,7 +62,7 @@ impl Visitor for ArbiterVisitor {
         let value = value.decode_utf8_lossy().into_owned();
         match name.as_str() {
             "FEN" => tags.fen = Some(value.clone()),
-            "Variant" => tags.chess960 |= value.to_ascii_lowercase().contains("960"),
+            "Variant" => tags.chess960 |= is_chess960_variant(&value),
             _ => {}
         }
         tags.tags.push((name, value));
@@ -72,14 +75,12 @@ impl Visitor for ArbiterVisitor {
         } else {
             CastlingMode::Standard
         };
+        // The same FEN reading as the engine's: impossible castling rights and en passant
+        // squares are dropped, as the programs that write such tags expect.
         let (start, error) = match &tags.fen {
             None => (Chess::default(), None),
-            Some(text) => match text
-                .parse::<Fen>()
-                .map_err(|e| e.to_string())
-                .and_then(|fen| fen.into_position::<Chess>(mode).map_err(|e| e.to_string()))
-            {
-                Ok(pos) => (pos, None),
+            Some(text) => match parse_fen_noting(text, mode) {
+                Ok(parsed) => (parsed.position, None),
                 Err(e) => (Chess::default(), Some(format!("bad FEN tag '{text}': {e}"))),
             },
         };
@@ -117,6 +118,7 @@ impl Visitor for ArbiterVisitor {
     fn end_game(&mut self, movetext: Movetext) -> GameRecord {
         self.games += 1;
         GameRecord {
+            file: self.file.clone(),
             index: self.games,
             tags: movetext.tags,
             verdict: movetext.judge.finish(),
@@ -124,10 +126,35 @@ impl Visitor for ArbiterVisitor {
     }
 }
 
-/// Judges every game of a PGN stream, handing each record to `each` as soon as it is read.
-pub fn judge_games<R: Read>(input: R, mut each: impl FnMut(GameRecord)) -> io::Result<()> {
+/// Whether a PGN `Variant` tag names Chess960, as GUIs write it: "Chess960", "chess 960",
+/// "960", Cute Chess's "fischerandom", "Fischer Random" (any case, spaces or dashes).
+pub fn is_chess960_variant(value: &str) -> bool {
+    let name: String = value
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    name.contains("960") || name == "fischerandom" || name == "fischerrandom"
+}
+
+/// Judges every game of a PGN stream, handing each record to `each` as soon as it is read;
+/// the records are named as coming from "stdin".
+pub fn judge_games<R: Read>(input: R, each: impl FnMut(GameRecord)) -> io::Result<()> {
+    judge_file("stdin", input, each)
+}
+
+/// Judges every game of the PGN file `name` (read from `input`); each record carries the
+/// file's name and its number within that file.
+pub fn judge_file<R: Read>(
+    name: &str,
+    input: R,
+    mut each: impl FnMut(GameRecord),
+) -> io::Result<()> {
     let mut reader = Reader::new(input);
-    let mut visitor = ArbiterVisitor { games: 0 };
+    let mut visitor = ArbiterVisitor {
+        file: name.to_owned(),
+        games: 0,
+    };
     while let Some(record) = reader.read_game(&mut visitor)? {
         each(record);
     }

@@ -42,6 +42,7 @@ pub fn json(record: &GameRecord) -> Value {
             .map_or(Value::Null, |t| Value::String(t.to_owned()))
     };
     json!({
+        "file": record.file,
         "game": record.index,
         "tags": {
             "White": tag("White"),
@@ -78,8 +79,9 @@ pub fn json(record: &GameRecord) -> Value {
 pub fn text(record: &GameRecord) -> String {
     let v = &record.verdict;
     let mut out = format!(
-        "Game {}: {} - {} ({}), {} plies, result {}\n",
+        "Game {} of {}: {} - {} ({}), {} plies, result {}\n",
         record.index,
+        record.file,
         record.tag("White").unwrap_or("?"),
         record.tag("Black").unwrap_or("?"),
         record.tag("Event").unwrap_or("?"),

@@ -13,7 +13,10 @@ pub use rules::{AutomaticEnd, Claims};
 
 use std::fmt;
 
-use shakmaty::{CastlingMode, Chess, FromSetup, Move, Position, fen::Fen, uci::UciMove};
+use shakmaty::{
+    CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position, PositionError, fen::Fen,
+    uci::UciMove,
+};
 
 /// Why a FEN could not become a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,21 +61,93 @@ pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
 
 /// Parses a FEN in a castling mode; Chess960 also takes Shredder-FEN (`HAha`) and X-FEN
 /// castling rights. In standard mode, rights that only Chess960 allows are refused with a hint.
+/// Impossible castling rights and en passant squares are dropped, as other programs do (see
+/// [`parse_fen_noting`] for what was dropped).
 pub fn parse_fen_in(text: &str, mode: CastlingMode) -> Result<Chess, FenError> {
-    let fen: Fen = text
-        .trim()
-        .parse()
-        .map_err(|e| FenError::Syntax(format!("{e}")))?;
-    fen.clone().into_position(mode).map_err(|e| {
-        let chess960_only = mode == CastlingMode::Standard
-            && fen.into_position::<Chess>(CastlingMode::Chess960).is_ok();
-        let hint = if chess960_only {
-            "; these castling rights need the option UCI_Chess960"
-        } else {
-            ""
+    parse_fen_noting(text, mode).map(|parsed| parsed.position)
+}
+
+/// A position read from a FEN, and what of the FEN had to be dropped to get it.
+#[derive(Debug, Clone)]
+pub struct ParsedFen {
+    pub position: Chess,
+    /// Castling rights or an en passant square the position cannot have, dropped as other
+    /// programs (Stockfish, python-chess) drop them; None when nothing was dropped.
+    pub dropped: Option<String>,
+}
+
+/// Parses a FEN as [`parse_fen_in`] does, and says what was dropped. Move counters that do not
+/// fit (a halfmove clock or fullmove number above 4294967295) are refused, not saturated.
+pub fn parse_fen_noting(text: &str, mode: CastlingMode) -> Result<ParsedFen, FenError> {
+    let text = text.trim();
+    check_counters(text)?;
+    let fen: Fen = text.parse().map_err(|e| FenError::Syntax(format!("{e}")))?;
+    let error = match fen.clone().into_position::<Chess>(mode) {
+        Ok(position) => {
+            return Ok(ParsedFen {
+                position,
+                dropped: None,
+            });
+        }
+        Err(error) => error,
+    };
+    if mode == CastlingMode::Standard
+        && fen
+            .clone()
+            .into_position::<Chess>(CastlingMode::Chess960)
+            .is_ok()
+    {
+        return Err(FenError::Illegal(format!(
+            "{error}; these castling rights need the option UCI_Chess960"
+        )));
+    }
+    let why = error.to_string();
+    let position = error
+        .ignore_invalid_castling_rights()
+        .or_else(PositionError::ignore_invalid_ep_square)
+        .map_err(|_| FenError::Illegal(why))?;
+    let dropped = dropped_rights(text, &fen, &position);
+    Ok(ParsedFen { position, dropped })
+}
+
+/// Refuses a halfmove clock or fullmove number that is not a number of at most 4294967295
+/// (shakmaty would saturate it silently).
+fn check_counters(text: &str) -> Result<(), FenError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    for (index, name) in [(4, "halfmove clock"), (5, "fullmove number")] {
+        let Some(field) = fields.get(index) else {
+            continue;
         };
-        FenError::Illegal(format!("{e}{hint}"))
-    })
+        // A three-check field ("3+3") is shakmaty's to judge.
+        if field.contains('+') {
+            return Ok(());
+        }
+        if field.parse::<u32>().is_err() || field.starts_with('+') {
+            return Err(FenError::Syntax(format!(
+                "the {name} '{field}' is not a number from 0 to {}",
+                u32::MAX
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What the FEN `text` (read as `fen`) claimed that `position` lacks: castling rights, an en
+/// passant square.
+fn dropped_rights(text: &str, fen: &Fen, position: &Chess) -> Option<String> {
+    let given: Vec<&str> = text.split_whitespace().collect();
+    let mut dropped = Vec::new();
+    if fen.as_setup().castling_rights != position.castles().castling_rights() {
+        let kept_fen = Fen::from_position(position, EnPassantMode::Always).to_string();
+        let kept = kept_fen.split_whitespace().nth(2).unwrap_or("-");
+        let before = given.get(2).copied().unwrap_or("-");
+        dropped.push(format!("castling rights {before} -> {kept}"));
+    }
+    if fen.as_setup().ep_square.is_some() && position.maybe_ep_square().is_none() {
+        let ep = given.get(3).copied().unwrap_or("-");
+        dropped.push(format!("en passant square {ep}"));
+    }
+    (!dropped.is_empty()).then(|| dropped.join(", "))
 }
 
 /// The standard start position, set up in a castling mode (it is also Chess960 position 518).
@@ -178,6 +253,24 @@ impl Game {
     /// How often the current position has occurred in this game, itself included.
     pub fn occurrences(&self) -> usize {
         self.occurrences_of(self.key())
+    }
+
+    /// The same game with castling in `mode` (the same positions and moves; castling is then
+    /// read and written in that mode). None if the start position cannot be set up in `mode`.
+    pub fn in_mode(&self, mode: CastlingMode) -> Option<Game> {
+        if self.castling_mode() == mode {
+            return Some(self.clone());
+        }
+        let setup = self.start.to_setup(EnPassantMode::Always);
+        let start = Chess::from_setup(setup, mode).ok()?;
+        let mut game = Game::new(start);
+        for &m in &self.moves {
+            if !game.current.is_legal(m) {
+                return None;
+            }
+            game.play(m);
+        }
+        Some(game)
     }
 
     /// If `target` is the current position or can be reached from it by one or two legal moves,

@@ -86,21 +86,26 @@ impl Game {
         self.keys().iter().filter(|&&k| k == key).count()
     }
 
-    /// What the player to move may claim now.
+    /// What the player to move may claim now. Nothing once the game has ended by itself, and
+    /// no claim by announcing a move that would itself end the game (it ends by that rule).
     pub fn claims(&self) -> Claims {
+        if self.automatic_end().is_some() {
+            return Claims::default();
+        }
         let pos = self.position();
         let mut claims = Claims {
             threefold_now: self.occurrences() >= 3,
-            fifty_now: pos.halfmoves() >= FIFTY_MOVE_HALFMOVES && !pos.is_checkmate(),
+            fifty_now: pos.halfmoves() >= FIFTY_MOVE_HALFMOVES,
             ..Claims::default()
         };
         for m in pos.legal_moves() {
             let mut after = pos.clone();
             after.play_unchecked(m);
-            if self.occurrences_of(key_after(pos, self.key(), m, &after)) >= 2 {
+            let occurrences = self.occurrences_of(key_after(pos, self.key(), m, &after)) + 1;
+            if threefold_by_announcing(&after, occurrences) {
                 claims.threefold_by_moves.push(m);
             }
-            if completes_fifty_moves(&after) {
+            if fifty_by_announcing(&after, occurrences) {
                 claims.fifty_by_moves.push(m);
             }
         }
@@ -127,16 +132,22 @@ impl Game {
     }
 
     /// The first ply at which a threefold repetition could be claimed by the player to move
-    /// (the position had just appeared a third time).
+    /// (the position had just appeared a third time), before the game ended by itself.
     pub fn first_threefold(&self) -> Option<usize> {
-        (0..self.keys().len()).find(|&ply| self.occurrences_at(ply) >= 3)
+        let end = self
+            .first_automatic_end()
+            .map_or(usize::MAX, |(ply, _)| ply);
+        (0..self.keys().len()).find(|&ply| ply < end && self.occurrences_at(ply) >= 3)
     }
 
-    /// The first ply at which a fifty-move claim was possible.
+    /// The first ply at which a fifty-move claim was possible (clock at 100, game not over).
     pub fn first_fifty_moves(&self) -> Option<usize> {
         let mut pos = self.start().clone();
         for ply in 0..=self.moves().len() {
-            if pos.halfmoves() >= FIFTY_MOVE_HALFMOVES && !pos.is_checkmate() {
+            if automatic_end_of(&pos, self.occurrences_at(ply)).is_some() {
+                return None;
+            }
+            if pos.halfmoves() >= FIFTY_MOVE_HALFMOVES {
                 return Some(ply);
             }
             if let Some(&m) = self.moves().get(ply) {
@@ -153,17 +164,44 @@ pub fn completes_fifty_moves(after: &Chess) -> bool {
     after.halfmoves() >= FIFTY_MOVE_HALFMOVES && !after.is_checkmate()
 }
 
-/// The automatic end of `pos`, given how often it has occurred; checkmate comes first.
+/// Whether announcing the move that led to `after` (a position that will then have occurred
+/// `occurrences` times) claims a threefold: the position appears a third time, and the move
+/// does not end the game by itself.
+pub fn threefold_by_announcing(after: &Chess, occurrences: usize) -> bool {
+    occurrences >= 3 && automatic_end_of(after, occurrences).is_none()
+}
+
+/// Whether announcing the move that led to `after` claims a fifty-move draw: it completes the
+/// hundred halfmoves and does not end the game by itself (mate, stalemate, fivefold).
+pub fn fifty_by_announcing(after: &Chess, occurrences: usize) -> bool {
+    after.halfmoves() >= FIFTY_MOVE_HALFMOVES && automatic_end_of(after, occurrences).is_none()
+}
+
+/// The automatic end of `pos`, given how often it has occurred. When several rules hold at
+/// once, this is the one order of precedence, for the engine and the arbiter alike:
+/// checkmate, stalemate, fivefold repetition, seventy-five moves, dead position.
 pub fn automatic_end_of(pos: &Chess, occurrences: usize) -> Option<AutomaticEnd> {
-    if pos.is_checkmate() {
-        Some(AutomaticEnd::Checkmate)
-    } else if pos.is_stalemate() {
-        Some(AutomaticEnd::Stalemate)
+    automatic_end_given(pos, occurrences, true)
+}
+
+/// As [`automatic_end_of`]; with `material_changed` false the caller knows the material is that
+/// of an earlier position that was not dead, and the dead-position test is skipped.
+pub fn automatic_end_given(
+    pos: &Chess,
+    occurrences: usize,
+    material_changed: bool,
+) -> Option<AutomaticEnd> {
+    if pos.legal_moves().is_empty() {
+        Some(if pos.is_check() {
+            AutomaticEnd::Checkmate
+        } else {
+            AutomaticEnd::Stalemate
+        })
     } else if occurrences >= 5 {
         Some(AutomaticEnd::FivefoldRepetition)
     } else if pos.halfmoves() >= SEVENTY_FIVE_MOVE_HALFMOVES {
         Some(AutomaticEnd::SeventyFiveMoves)
-    } else if is_dead_by_material(pos) {
+    } else if material_changed && is_dead_by_material(pos) {
         Some(AutomaticEnd::DeadPosition)
     } else {
         None

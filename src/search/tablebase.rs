@@ -3,15 +3,25 @@
 //!
 //! The fifty-move rule decides what counts: a *cursed win* (a win the fifty-move rule turns into
 //! a draw) and a *blessed loss* are draws for the engine, and at the root a win is kept only
-//! when it can be completed before the halfmove clock reaches 100.
+//! when it can be completed before the halfmove clock reaches 100 (a mate on the hundredth
+//! halfmove counts: mate comes first). Where the DTZ tables store a distance rounded and the
+//! rounding decides the boundary, a small search over the tables settles it exactly.
 
 use std::cmp::Reverse;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use shakmaty::{Chess, Move, Position};
-use shakmaty_syzygy::{AmbiguousWdl, Tablebase, Wdl};
+use shakmaty_syzygy::{AmbiguousWdl, Dtz, MaybeRounded, Tablebase, Wdl};
 
 use super::score::{MATE_BOUND, MAX_PLY};
+use crate::game::position_key;
+use crate::game::rules::FIFTY_MOVE_HALFMOVES;
+
+/// Positions probed at most to settle the root moves at the fifty-move boundary (a few
+/// milliseconds); past it a move still unsettled is taken at its worse value for the side to
+/// move at the root.
+const EXACT_PROBE_LIMIT: usize = 50_000;
 
 /// Score of a tablebase win at the root; a win found `ply` plies down scores `TB_WIN - ply`.
 /// Below every mate score, above every evaluation.
@@ -77,10 +87,11 @@ impl Tables {
             return None;
         }
         let mut ranked = Vec::with_capacity(moves.len());
+        let mut boundary = Boundary::new(self);
         for &m in moves {
             let mut child = root.clone();
             child.play_unchecked(m);
-            ranked.push((m, self.rank_move(m, &child)?));
+            ranked.push((m, self.rank_move(m, &child, &mut boundary)?));
         }
         let best = ranked.iter().map(|(_, rank)| *rank).max()?;
         let kept = ranked
@@ -92,30 +103,165 @@ impl Tables {
     }
 
     /// How good root move `m` is, from the child position (the opponent to move).
-    fn rank_move(&self, m: Move, child: &Chess) -> Option<MoveRank> {
+    fn rank_move(&self, m: Move, child: &Chess, boundary: &mut Boundary) -> Option<MoveRank> {
         if child.is_checkmate() {
             return Some(MoveRank::Win { plies: Reverse(1) });
         }
         let probed = self.tablebase.probe_dtz(child).ok()?;
         let dtz = probed.ignore_rounding().0;
         let wdl = AmbiguousWdl::from_dtz_and_halfmoves(probed, child.halfmoves());
-        // The child's result is the opponent's; ambiguous ones (DTZ rounding at the limit) are
-        // taken at their worse value for us. A capture or pawn move is itself the zeroing move.
+        // The child's result is the opponent's. A capture or pawn move is itself the zeroing
+        // move.
         let plies = if m.is_zeroing() {
             1
         } else {
             dtz.unsigned_abs() + 1
         };
+        // A rounded DTZ landing exactly on halfmove 100 may be one ply short: settle it by
+        // searching the tables (plies left before the clock passes 100); if that search gives
+        // up, the move is taken at its worse value for us.
+        let left = FIFTY_MOVE_HALFMOVES.saturating_sub(child.halfmoves());
         Some(match wdl {
             AmbiguousWdl::Loss => MoveRank::Win {
                 plies: Reverse(plies),
             },
-            AmbiguousWdl::Win | AmbiguousWdl::MaybeWin => MoveRank::Loss { plies },
-            AmbiguousWdl::MaybeLoss
-            | AmbiguousWdl::BlessedLoss
-            | AmbiguousWdl::Draw
-            | AmbiguousWdl::CursedWin => MoveRank::Draw,
+            AmbiguousWdl::MaybeLoss => match boundary.loses_within(child, left) {
+                Some(true) => MoveRank::Win {
+                    plies: Reverse(plies),
+                },
+                _ => MoveRank::Draw,
+            },
+            AmbiguousWdl::MaybeWin => match boundary.wins_within(child, left) {
+                Some(false) => MoveRank::Draw,
+                _ => MoveRank::Loss { plies },
+            },
+            AmbiguousWdl::Win => MoveRank::Loss { plies },
+            AmbiguousWdl::BlessedLoss | AmbiguousWdl::Draw | AmbiguousWdl::CursedWin => {
+                MoveRank::Draw
+            }
         })
+    }
+}
+
+/// An exact search over the tables for the fifty-move boundary: can the winning side force a
+/// mate, or a capture or pawn move that keeps the win, within so many plies? The tables answer
+/// wherever their distance decides it (a rounded one may be one ply short); only positions
+/// right at the limit are looked at a ply deeper.
+struct Boundary<'a> {
+    tables: &'a Tables,
+    /// (position key, plies left, winner to move) -> answer.
+    memo: HashMap<(u64, u32, bool), bool>,
+    probes: usize,
+}
+
+impl<'a> Boundary<'a> {
+    fn new(tables: &'a Tables) -> Boundary<'a> {
+        Boundary {
+            tables,
+            memo: HashMap::new(),
+            probes: 0,
+        }
+    }
+
+    /// The DTZ of `pos`, counting the probe; None past the limit or for a missing table.
+    fn probe(&mut self, pos: &Chess) -> Option<MaybeRounded<Dtz>> {
+        self.probes += 1;
+        if self.probes > EXACT_PROBE_LIMIT {
+            return None;
+        }
+        self.tables.tablebase.probe_dtz(pos).ok()
+    }
+
+    /// What a distance of `dtz` plies (rounded or not) says about "within `left` plies":
+    /// Some(answer) when it decides, None when a rounded distance sits right at the limit.
+    fn decided(dtz: MaybeRounded<Dtz>, distance: i32, left: u32) -> Option<bool> {
+        let Ok(distance) = u32::try_from(distance) else {
+            return Some(false);
+        };
+        match dtz {
+            MaybeRounded::Precise(_) => Some(distance <= left),
+            MaybeRounded::Rounded(_) if distance < left => Some(true),
+            MaybeRounded::Rounded(_) if distance > left => Some(false),
+            MaybeRounded::Rounded(_) => None,
+        }
+    }
+
+    /// The side to move wins and can force, within `left` plies, a mate or a capture or pawn
+    /// move after which it still wins. None when the search gave up.
+    fn wins_within(&mut self, pos: &Chess, left: u32) -> Option<bool> {
+        if left == 0 {
+            return Some(false);
+        }
+        let dtz = self.probe(pos)?;
+        let distance = dtz.ignore_rounding().0;
+        if distance <= 0 {
+            return Some(false);
+        }
+        if let Some(answer) = Self::decided(dtz, distance, left) {
+            return Some(answer);
+        }
+        let key = (position_key(pos), left, true);
+        if let Some(&answer) = self.memo.get(&key) {
+            return Some(answer);
+        }
+        let mut answer = false;
+        for m in pos.legal_moves() {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let reaches = if after.is_checkmate() {
+                true
+            } else if m.is_zeroing() {
+                self.tables.tablebase.probe_wdl_after_zeroing(&after).ok()? == Wdl::Loss
+            } else {
+                self.loses_within(&after, left - 1)?
+            };
+            if reaches {
+                answer = true;
+                break;
+            }
+        }
+        self.memo.insert(key, answer);
+        Some(answer)
+    }
+
+    /// The side to move loses and cannot avoid, within `left` plies, being mated or a capture
+    /// or pawn move after which the opponent still wins. None when the search gave up.
+    fn loses_within(&mut self, pos: &Chess, left: u32) -> Option<bool> {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Some(pos.is_check());
+        }
+        if left == 0 {
+            return Some(false);
+        }
+        let dtz = self.probe(pos)?;
+        let distance = -dtz.ignore_rounding().0;
+        if distance <= 0 {
+            return Some(false);
+        }
+        if let Some(answer) = Self::decided(dtz, distance, left) {
+            return Some(answer);
+        }
+        let key = (position_key(pos), left, false);
+        if let Some(&answer) = self.memo.get(&key) {
+            return Some(answer);
+        }
+        let mut answer = true;
+        for m in moves {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let reaches = if m.is_zeroing() {
+                self.tables.tablebase.probe_wdl_after_zeroing(&after).ok()? == Wdl::Win
+            } else {
+                self.wins_within(&after, left - 1)?
+            };
+            if !reaches {
+                answer = false;
+                break;
+            }
+        }
+        self.memo.insert(key, answer);
+        Some(answer)
     }
 }
 

@@ -16,7 +16,7 @@ use super::reader::Input;
 use super::report::{bestmove_line, info_line};
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::game::AutomaticEnd;
-use crate::game::{Game, parse_fen_in, parse_uci_move, start_position, uci_text};
+use crate::game::{Game, parse_fen_noting, parse_uci_move, start_position, uci_text};
 use crate::search::line::LineEnd;
 use crate::search::tablebase::Tables;
 use crate::search::time::TimeManager;
@@ -32,9 +32,21 @@ struct Running {
     waits_for_stop: bool,
 }
 
+/// Where the position to search comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PositionState {
+    /// At start-up and after `ucinewgame`: the start position, with no history before it.
+    Unset,
+    /// Set by the GUI's last `position` command.
+    Set,
+    /// The last `position` command was refused: there is nothing to search.
+    Refused,
+}
+
 /// The engine as the GUI sees it.
 pub struct Engine {
     game: Game,
+    state: PositionState,
     options: Options,
     /// None while a search thread holds it.
     searcher: Option<Searcher>,
@@ -55,6 +67,7 @@ impl Engine {
         let options = Options::default();
         Engine {
             game: Game::default(),
+            state: PositionState::Unset,
             searcher: Some(Searcher::new(options.hash_mib)),
             options,
             running: None,
@@ -225,8 +238,34 @@ impl Engine {
         }
     }
 
+    /// A new game has no history: the next bare FEN starts it afresh.
     fn new_game(&mut self) {
         self.idle_searcher().clear();
+        self.game = Game::default();
+        self.state = PositionState::Unset;
+    }
+
+    /// The game to search or show; None (with an error line) after a refused `position`.
+    fn current_game(&mut self) -> Option<&Game> {
+        match self.state {
+            PositionState::Refused => {
+                error("no position to search: the last 'position' command was refused");
+                None
+            }
+            PositionState::Unset => {
+                self.game = Game::new(start_position(self.options.castling_mode()));
+                Some(&self.game)
+            }
+            PositionState::Set => Some(&self.game),
+        }
+    }
+
+    /// Refuses a `position` command: until the next valid one there is no position to search.
+    fn refuse_position(&mut self, why: &str) {
+        error(&format!(
+            "{why}; no position is set until a valid 'position' command"
+        ));
+        self.state = PositionState::Refused;
         self.game = Game::default();
     }
 
@@ -279,8 +318,9 @@ impl Engine {
         }
     }
 
-    /// `position`: a malformed FEN keeps the previous position; an illegal move keeps the
-    /// moves before it.
+    /// `position`: a FEN or a move list that cannot be followed is refused as a whole, and the
+    /// next `go` searches nothing (it answers `bestmove 0000`). A bare FEN one or two plies
+    /// after the position the GUI set last continues that game (in the current castling mode).
     fn set_position(&mut self, start: StartPosition, moves: &[String], warnings: &[String]) {
         for w in warnings {
             error(w);
@@ -290,16 +330,27 @@ impl Engine {
         let start_pos = match start {
             StartPosition::Standard => start_position(mode),
             StartPosition::Fen(text) if text.is_empty() => {
-                return error(
-                    "position needs 'startpos' or 'fen <fen>'; keeping the previous position",
-                );
+                return self.refuse_position("position needs 'startpos' or 'fen <fen>'");
             }
-            StartPosition::Fen(text) => match parse_fen_in(&text, mode) {
-                Ok(pos) => pos,
-                Err(e) => return error(&format!("{e} in '{text}'; keeping the previous position")),
+            StartPosition::Fen(text) => match parse_fen_noting(&text, mode) {
+                Ok(parsed) => {
+                    if let Some(dropped) = parsed.dropped {
+                        info_string(&format!(
+                            "FEN '{text}': dropped what the position cannot have: {dropped}"
+                        ));
+                    }
+                    parsed.position
+                }
+                Err(e) => return self.refuse_position(&format!("{e} in '{text}'")),
             },
         };
-        if bare_fen && let Some(continued) = self.game.continued_to(&start_pos) {
+        if bare_fen
+            && self.state == PositionState::Set
+            && let Some(continued) = self
+                .game
+                .in_mode(mode)
+                .and_then(|game| game.continued_to(&start_pos))
+        {
             let plies = continued.moves().len() - self.game.moves().len();
             log::info!("bare FEN is {plies} ply after the previous position; history kept");
             self.game = continued;
@@ -308,19 +359,22 @@ impl Engine {
         let mut game = Game::new(start_pos);
         for (i, text) in moves.iter().enumerate() {
             if let Err(e) = game.play_uci(text) {
-                error(&format!(
-                    "{e} (move {} of the list); keeping the position after the {i} moves before it",
-                    i + 1
-                ));
-                break;
+                return self.refuse_position(&format!("{e} (move {} of the list)", i + 1));
             }
         }
         self.game = game;
+        self.state = PositionState::Set;
     }
 
     fn go(&mut self, args: GoArgs) {
         for w in &args.warnings {
             error(w);
+        }
+        if self.current_game().is_none() {
+            // Nothing to search: answer at once (after any search still running has answered).
+            self.idle_searcher();
+            send(&bestmove_line(None, None, self.options.castling_mode()));
+            return;
         }
         let limits = self.limits_from(&args);
         let mut searcher = match self.searcher.take() {
@@ -420,6 +474,9 @@ impl Engine {
     }
 
     fn perft(&mut self, depth: u32) {
+        if self.current_game().is_none() {
+            return;
+        }
         let started = Instant::now();
         let pos = self.game.position();
         let mode = self.game.castling_mode();
@@ -437,7 +494,10 @@ impl Engine {
         ));
     }
 
-    fn display(&self) {
+    fn display(&mut self) {
+        if self.current_game().is_none() {
+            return;
+        }
         let pos = self.game.position();
         let board = pos.board();
         send("");
@@ -474,7 +534,10 @@ impl Engine {
         send(&format!("Moves played: {}", self.game.moves().len()));
     }
 
-    fn show_eval(&self) {
+    fn show_eval(&mut self) {
+        if self.current_game().is_none() {
+            return;
+        }
         let b = crate::eval::breakdown(self.game.position());
         send(&format!(
             "Evaluation from White's point of view (phase {}/{}):",
@@ -505,17 +568,29 @@ impl Engine {
     }
 }
 
-/// Tells the user, before a search, what the draw rules say about the root position.
+/// Tells the user, before a search, what the draw rules say about the root position. A game
+/// that has ended (here or at an earlier ply the GUI played past) leaves nothing to claim.
 fn report_draw_rules(game: &Game) {
-    if let Some(end) = game.automatic_end()
-        && matches!(
-            end,
-            AutomaticEnd::FivefoldRepetition | AutomaticEnd::SeventyFiveMoves
-        )
-    {
-        info_string(&format!(
-            "the game is already drawn by {end} (searching anyway)"
-        ));
+    match game.first_automatic_end() {
+        Some((ply, end)) if ply == game.moves().len() => {
+            if matches!(
+                end,
+                AutomaticEnd::FivefoldRepetition | AutomaticEnd::SeventyFiveMoves
+            ) {
+                info_string(&format!(
+                    "the game is already drawn by {end} (searching anyway)"
+                ));
+            }
+            return;
+        }
+        Some((ply, end)) => {
+            info_string(&format!(
+                "the game already ended by {end} at ply {ply}; the moves after it are void \
+                 (searching anyway)"
+            ));
+            return;
+        }
+        None => {}
     }
     let claims = game.claims();
     if claims.threefold_now {

@@ -410,6 +410,7 @@ impl Engine {
         Limits {
             depth: args.depth,
             nodes: args.nodes,
+            soft_nodes: None,
             mate: args.mate,
             movetime_ms: args.movetime,
             clock,

@@ -1,6 +1,7 @@
 //! Threefold's command line: no argument runs the UCI engine; `bench [depth]` and
 //! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games;
-//! `tune` generates training positions and fits the evaluation weights to them.
+//! `tune` generates training positions and fits the evaluation weights to them; `datagen`
+//! generates NNUE training data.
 
 use std::process::ExitCode;
 
@@ -27,6 +28,13 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("datagen") => match threefold::datagen::command::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("threefold datagen: {message}");
+                ExitCode::from(2)
+            }
+        },
         Some("--help" | "-h" | "help") => {
             println!("usage: threefold            run the UCI engine on stdin/stdout");
             println!(
@@ -38,6 +46,9 @@ fn main() -> ExitCode {
             );
             println!(
                 "       threefold tune generate|fit ...   Texel tuning (threefold tune for the options)"
+            );
+            println!(
+                "       threefold datagen --out DIR | --stats PATH | --from-pgn FILE --out FILE ...   NNUE training data"
             );
             ExitCode::SUCCESS
         }

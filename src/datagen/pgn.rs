@@ -38,7 +38,7 @@ pub struct Conversion {
 pub fn parse_score(comment: &str) -> Option<i32> {
     let first = comment.split_whitespace().next()?;
     let (value, depth) = first.split_once('/')?;
-    if depth.is_empty() || !depth.chars().all(|c| c.is_ascii_digit()) {
+    if !depth.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
     let (negative, unsigned) = match value.as_bytes().first()? {
@@ -264,7 +264,9 @@ mod tests {
         assert_eq!(parse_score("+M3/7 0.01s"), Some(MATE - 5));
         assert_eq!(parse_score("-M2/9"), Some(-(MATE - 4)));
         assert_eq!(parse_score("book"), None);
+        assert_eq!(parse_score("+0.41/12, 0.1s"), Some(41));
         assert_eq!(parse_score("+0.35 0.1s"), None);
+        assert_eq!(parse_score("+0.35/ 0.1s"), None);
         assert_eq!(parse_score("White mates"), None);
     }
 }

@@ -83,7 +83,10 @@ fn genfens_from_a_book_picks_its_lines() {
         assert!(lines.iter().any(|l| l.starts_with(placement)), "{fen}");
     }
     let (_, stdout, _) = threefold(&["genfens 2 seed 3 book /no/such/book.epd", "quit"]);
-    assert!(stdout.starts_with("info string error: genfens: cannot read"), "{stdout}");
+    assert!(
+        stdout.starts_with("info string error: genfens: cannot read"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -94,7 +97,10 @@ fn bench_and_bad_arguments_still_answer_as_before() {
     assert_eq!(threefold(&["xyzzy"]).0, 2);
     assert_eq!(threefold(&["datagen"]).0, 2);
     assert_eq!(threefold(&["datagen", "--out"]).0, 2);
-    assert_eq!(threefold(&["datagen", "--out", "x", "--nodes", "lots"]).0, 2);
+    assert_eq!(
+        threefold(&["datagen", "--out", "x", "--nodes", "lots"]).0,
+        2
+    );
     assert_eq!(threefold(&["datagen", "--stats", "/no/such/dir"]).0, 2);
 }
 
@@ -106,6 +112,7 @@ fn options(out: &Path, games: u64) -> Options {
         nodes: 150,
         hard_nodes: 1_500,
         games: Some(games),
+        time_limit: None,
         book: None,
         openings: OpeningRules {
             check_nodes: 200,
@@ -209,7 +216,12 @@ fn a_converted_pgn_gives_exactly_its_positions_and_scores() {
     let mut out = Vec::new();
     let done = pgn::convert(PGN.as_bytes(), &mut out).expect("converts");
     assert_eq!(
-        (done.games_read, done.games_written, done.games_skipped, done.games_cut),
+        (
+            done.games_read,
+            done.games_written,
+            done.games_skipped,
+            done.games_cut
+        ),
         (3, 2, 1, 1)
     );
     let mut games = Vec::new();

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! threefold datagen --out DIR [--seed 1] [--threads N] [--nodes 5000] [--hard-nodes 50000]
-//!                   [--games N] [--book FILE.epd] [--random-plies N] [--opening-nodes 1000]
+//!                   [--games N] [--minutes M] [--book FILE.epd] [--random-plies N] [--opening-nodes 1000]
 //!                   [--opening-max-score 300] [--draw-adjudication on|off] [--report-secs 30]
 //! threefold datagen --stats FILE_OR_DIR
 //! threefold datagen --from-pgn FILE.pgn --out FILE
@@ -20,7 +20,7 @@ use super::selfplay::Adjudication;
 use super::{pgn, stats};
 use crate::tune::generate::read_openings;
 
-pub const USAGE: &str = "usage: threefold datagen --out DIR [--seed N] [--threads N] [--nodes N] [--hard-nodes N] [--games N]
+pub const USAGE: &str = "usage: threefold datagen --out DIR [--seed N] [--threads N] [--nodes N] [--hard-nodes N] [--games N] [--minutes M]
                          [--book FILE.epd] [--random-plies N] [--opening-nodes N] [--opening-max-score CP]
                          [--draw-adjudication on|off] [--report-secs N]
        threefold datagen --stats FILE_OR_DIR
@@ -33,6 +33,7 @@ const FLAGS: &[&str] = &[
     "nodes",
     "hard-nodes",
     "games",
+    "minutes",
     "book",
     "random-plies",
     "opening-nodes",
@@ -141,6 +142,7 @@ fn generate(flags: &HashMap<String, String>) -> Result<(), String> {
             .contains_key("games")
             .then(|| number(flags, "games", 0u64, 1))
             .transpose()?,
+        time_limit: minutes(flags)?,
         book,
         openings: OpeningRules {
             random_plies: number(flags, "random-plies", defaults.random_plies, 0)?,
@@ -169,6 +171,19 @@ fn generate(flags: &HashMap<String, String>) -> Result<(), String> {
     eprintln!("datagen: manifest line for nnue/DATA.md (replace this batch's line if it has one):");
     eprintln!("{}", manifest_line(&options, &total));
     Ok(())
+}
+
+/// `--minutes M` as a duration.
+fn minutes(flags: &HashMap<String, String>) -> Result<Option<Duration>, String> {
+    let Some(text) = flags.get("minutes") else {
+        return Ok(None);
+    };
+    text.parse::<f64>()
+        .ok()
+        .filter(|m| *m > 0.0)
+        .and_then(|m| Duration::try_from_secs_f64(m * 60.0).ok())
+        .map(Some)
+        .ok_or_else(|| format!("--minutes must be a positive number, got '{text}'"))
 }
 
 /// Datagen's adjudication: the default win adjudication (±10 pawns for 8 plies), 400 plies,

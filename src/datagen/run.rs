@@ -43,6 +43,8 @@ pub struct Options {
     pub hard_nodes: u64,
     /// Stop after this many games in this run (None: until killed).
     pub games: Option<u64>,
+    /// Start no game after this long (the games under way finish).
+    pub time_limit: Option<Duration>,
     /// The book's path and positions (None: random-move openings).
     pub book: Option<(String, Vec<Chess>)>,
     pub openings: OpeningRules,
@@ -208,12 +210,14 @@ pub fn run(options: &Options) -> Result<(Tally, Tally), String> {
     std::thread::scope(|scope| {
         let mut handles = Vec::new();
         for (thread, (mut file, first_game)) in files.into_iter().enumerate() {
-            let (started_games, this_run, failure, finished) =
-                (&started_games, &this_run, &failure, &finished);
+            let (started_games, this_run, failure, finished, start_time) =
+                (&started_games, &this_run, &failure, &finished, &start_time);
             let worker = move || {
                 let mut searcher = Searcher::new(HASH_MIB);
                 let mut game = first_game;
-                while !finished.load(Ordering::Relaxed) {
+                while !finished.load(Ordering::Relaxed)
+                    && options.time_limit.is_none_or(|t| start_time.elapsed() < t)
+                {
                     let n = started_games.fetch_add(1, Ordering::Relaxed);
                     if options.games.is_some_and(|limit| n >= limit) {
                         break;

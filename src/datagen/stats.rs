@@ -9,7 +9,8 @@ use super::format::{ReadError, is_quiet, read_games};
 use super::run::{EXTENSION, Tally};
 use crate::search::score::is_mate;
 
-/// Upper bounds (centipawns, White-relative) of the histogram's bins; the last bin is open.
+/// Bounds (centipawns, White-relative) of the histogram's bins: each bin runs from one bound
+/// (inclusive) to the next; the first and last bins are open.
 const BINS: [i32; 10] = [-1000, -500, -200, -100, -25, 25, 100, 200, 500, 1000];
 
 /// What the data holds.
@@ -118,14 +119,13 @@ pub fn report(stats: &Stats) -> String {
         stats.mates
     );
     for (i, count) in stats.histogram.iter().enumerate() {
-        let range = match i {
-            0 => format!("      < {}", BINS[0]),
-            i if i == BINS.len() => format!("     >= {}", BINS[i - 1]),
-            i => format!("{:>5}..{:<5}", BINS[i - 1], BINS[i]),
-        };
+        let low = i
+            .checked_sub(1)
+            .map_or(String::new(), |b| BINS[b].to_string());
+        let high = BINS.get(i).map_or(String::new(), i32::to_string);
         let _ = writeln!(
             text,
-            "  {range:>12} {count:>12} {:>5.1}% {}",
+            "  {low:>6} .. {high:<6} {count:>12} {:>5.1}% {}",
             per(*count, stats.scored),
             "#".repeat((per(*count, stats.scored) / 2.0).round() as usize)
         );

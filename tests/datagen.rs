@@ -271,6 +271,15 @@ fn the_converter_command_writes_a_new_file_only() {
     assert_eq!(code, 0);
     assert!(stdout.contains("games      2"), "{stdout}");
     assert!(stdout.contains("positions  8"), "{stdout}");
+    let (code, stdout, _) = threefold(&["datagen", "--dump", &output]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 8);
+    assert_eq!(
+        lines[0],
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 | b8c6 | -12 | 1"
+    );
+    assert!(lines[7].ends_with("| d7d5 | 10 | 0.5"), "{}", lines[7]);
     let (code, _, stderr) = threefold(&["datagen", "--from-pgn", &input, "--out", &output]);
     assert_eq!(code, 2, "{stderr}");
 }

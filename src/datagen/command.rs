@@ -5,10 +5,12 @@
 //!                   [--games N] [--minutes M] [--book FILE.epd] [--random-plies N] [--opening-nodes 1000]
 //!                   [--opening-max-score 300] [--draw-adjudication on|off] [--report-secs 30]
 //! threefold datagen --stats FILE_OR_DIR
+//! threefold datagen --dump FILE_OR_DIR      (every position: FEN | move | score | result)
 //! threefold datagen --from-pgn FILE.pgn --out FILE
 //! ```
 //!
-//! Progress and summaries go to stderr, except `--stats`, whose report is the output.
+//! Progress and summaries go to stderr, except `--stats` and `--dump`, whose report is the
+//! output.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -24,6 +26,7 @@ pub const USAGE: &str = "usage: threefold datagen --out DIR [--seed N] [--thread
                          [--book FILE.epd] [--random-plies N] [--opening-nodes N] [--opening-max-score CP]
                          [--draw-adjudication on|off] [--report-secs N]
        threefold datagen --stats FILE_OR_DIR
+       threefold datagen --dump FILE_OR_DIR
        threefold datagen --from-pgn FILE.pgn --out FILE";
 
 const FLAGS: &[&str] = &[
@@ -41,6 +44,7 @@ const FLAGS: &[&str] = &[
     "draw-adjudication",
     "report-secs",
     "stats",
+    "dump",
     "from-pgn",
 ];
 
@@ -57,6 +61,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
         print!("{}", stats::report(&stats));
         return Ok(());
+    }
+    if let Some(path) = flags.get("dump") {
+        if flags.len() > 1 {
+            return Err(format!("--dump takes no other option\n{USAGE}"));
+        }
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        stats::dump(std::path::Path::new(path), &mut out)?;
+        return match std::io::Write::flush(&mut out) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing: {e}")),
+            _ => Ok(()),
+        };
     }
     if let Some(pgn_path) = flags.get("from-pgn") {
         return convert(pgn_path, &flags);

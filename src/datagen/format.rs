@@ -9,7 +9,9 @@
 //! end      4 bytes    all zero (a null move with score 0)
 //! ```
 //!
-//! so a position costs 4 bytes. Header, all little-endian:
+//! so a position costs 4 bytes. The layout is viriformat's: the crate's own reader (version
+//! 3.0.0, with its move-legality checks on) reads a batch of Threefold's data back with the same
+//! positions. Header, all little-endian:
 //!
 //! | bytes | field |
 //! |---|---|

@@ -1,11 +1,14 @@
 //! `threefold datagen --stats FILE_OR_DIR`: reads training data back (every `.tfd` file of a
 //! directory) and summarises it: games, positions, how many pass the default quiet filter,
-//! results, and the scores' mean and histogram.
+//! results, and the scores' mean and histogram. `--dump` writes every position as text.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use shakmaty::Position;
+
 use super::format::{ReadError, is_quiet, read_games};
+use super::openings::fen_of;
 use super::run::{EXTENSION, Tally};
 use crate::search::score::is_mate;
 
@@ -85,6 +88,40 @@ pub fn collect(path: &Path) -> Result<Stats, String> {
         }
     }
     Ok(stats)
+}
+
+/// Writes every position of the data at `path` as a text line
+/// `FEN | move (UCI) | score (White-relative cp) | result (White: 1, 0.5, 0)`.
+pub fn dump(path: &Path, out: &mut impl std::io::Write) -> Result<(), String> {
+    for file in data_files(path)? {
+        let handle = std::fs::File::open(&file)
+            .map_err(|e| format!("cannot open {}: {e}", file.display()))?;
+        let mut reader = std::io::BufReader::new(handle);
+        let mut written = Ok(());
+        let (valid, error) = read_games(&mut reader, |game| {
+            for (pos, m, score) in game.positions() {
+                if written.is_ok() {
+                    written = writeln!(
+                        out,
+                        "{} | {} | {score} | {}",
+                        fen_of(&pos),
+                        m.to_uci(pos.castles().mode()),
+                        game.result.white_score()
+                    );
+                }
+            }
+        });
+        match written {
+            // The reader went away (`| head`): stop quietly.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+            Err(e) => return Err(format!("writing: {e}")),
+            Ok(()) => {}
+        }
+        if let Some(e) = error {
+            return Err(format!("{}: {e} after byte {valid}", file.display()));
+        }
+    }
+    Ok(())
 }
 
 /// The summary as text.

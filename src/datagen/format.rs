@@ -395,10 +395,12 @@ pub fn read_games(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::parse_fen;
+    use crate::game::{parse_fen, parse_fen_in};
 
     fn round_trip(fen: &str) {
-        let pos = parse_fen(fen).expect("legal");
+        let pos = parse_fen(fen)
+            .or_else(|_| parse_fen_in(fen, CastlingMode::Chess960))
+            .expect("legal");
         for result in [
             GameResult::WhiteWins,
             GameResult::Draw,

@@ -190,6 +190,19 @@ fn a_cut_file_is_repaired_and_the_run_goes_on_where_it_stopped() {
     let mut searcher = Searcher::new(16);
     assert_eq!(after[2], run::play_one(&opts, &mut searcher, 0, 2));
     assert_ne!(after[2].start, after[1].start);
+    // Bytes that are not a record (not the zeros a crash may leave): an error, the file kept.
+    let mut damaged = std::fs::read(&path).expect("data");
+    damaged.extend_from_slice(&[0xff; 40]);
+    std::fs::write(&path, &damaged).expect("damaged file");
+    let error = run::run(&opts).expect_err("a damaged file stops the run");
+    assert!(error.contains("no valid game record at byte"), "{error}");
+    assert_eq!(std::fs::read(&path).expect("data"), damaged);
+    // Zeros at the end (a crash after the file grew) are cut like a partial record.
+    damaged.truncate(damaged.len() - 40);
+    damaged.extend_from_slice(&[0; 40]);
+    std::fs::write(&path, &damaged).expect("zeroed file");
+    run::run(&opts).expect("zeros are cut");
+    assert_eq!(records(&path).len(), 4);
 }
 
 const PGN: &str = r#"[Event "OpenBench datagen"]

@@ -124,7 +124,7 @@ pub fn open_for_append(path: &Path) -> Result<(File, Tally), String> {
                         Some(valid)
                     } else {
                         return Err(format!(
-                            "{shown}: {why} at byte {valid}; the file is left as it is (move it away or cut it at that byte)"
+                            "{shown}: no valid game record at byte {valid} ({why}); the file is left as it is (move it away, or cut it at that byte)"
                         ));
                     }
                 }

@@ -6,10 +6,12 @@
 //! - [`uci`]: the protocol front end;
 //! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
 //! - [`perft`] and [`bench`]: move generator checks and the fixed-node benchmark;
-//! - [`tune`]: Texel tuning of the evaluation weights (`threefold tune`).
+//! - [`tune`]: Texel tuning of the evaluation weights (`threefold tune`);
+//! - [`datagen`]: self-play training data for an NNUE evaluation (`threefold datagen`).
 
 pub mod arbiter;
 pub mod bench;
+pub mod datagen;
 pub mod eval;
 pub mod game;
 pub mod perft;

@@ -1,6 +1,8 @@
 //! Threefold's command line: no argument runs the UCI engine; `bench [depth]` and
 //! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games;
-//! `tune` generates training positions and fits the evaluation weights to them.
+//! `tune` generates training positions and fits the evaluation weights to them; `datagen`
+//! generates NNUE training data. Any other first argument that is a UCI command makes every
+//! argument one command, run in order (OpenBench: `threefold "genfens 10 seed 1 book None" quit`).
 
 use std::process::ExitCode;
 
@@ -27,6 +29,19 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("datagen") => match threefold::datagen::command::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("threefold datagen: {message}");
+                ExitCode::from(2)
+            }
+        },
+        Some(first)
+            if uci::command::parse(first).is_ok_and(|c| c != uci::command::Command::Empty) =>
+        {
+            uci::run_commands(&args);
+            ExitCode::SUCCESS
+        }
         Some("--help" | "-h" | "help") => {
             println!("usage: threefold            run the UCI engine on stdin/stdout");
             println!(
@@ -38,6 +53,12 @@ fn main() -> ExitCode {
             );
             println!(
                 "       threefold tune generate|fit ...   Texel tuning (threefold tune for the options)"
+            );
+            println!(
+                "       threefold datagen --out DIR | --stats PATH | --from-pgn FILE --out FILE ...   NNUE training data"
+            );
+            println!(
+                "       threefold \"UCI COMMAND\" ...   run each argument as a UCI command, then exit (e.g. \"genfens 10 seed 1 book None\" quit)"
             );
             ExitCode::SUCCESS
         }

@@ -303,3 +303,27 @@ fn upcoming_repetition_agrees_with_trying_every_move() {
         "checked {checked}, found {found}"
     );
 }
+
+#[test]
+fn a_soft_node_budget_ends_the_search_after_a_whole_iteration() {
+    let game = Game::new(shakmaty::Chess::default());
+    let run = |soft: u64, hard: Option<u64>| {
+        let limits = Limits {
+            soft_nodes: Some(soft),
+            nodes: hard,
+            ..Limits::default()
+        };
+        Searcher::new(8).search(&game, &limits, &Signals::default(), &mut |_| {})
+    };
+    let small = run(3_000, None);
+    let large = run(30_000, None);
+    // The iteration under way when the budget is spent is finished, not cut.
+    assert!(small.nodes >= 3_000, "{}", small.nodes);
+    assert!(large.nodes >= 30_000, "{}", large.nodes);
+    assert!(small.depth < large.depth);
+    assert_eq!(run(3_000, None).nodes, small.nodes, "deterministic");
+    // A hard limit still cuts an iteration.
+    let capped = run(30_000, Some(5_000));
+    assert!(capped.nodes <= 5_000 + 64, "{}", capped.nodes);
+    assert!(capped.best.is_some());
+}

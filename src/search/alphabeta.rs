@@ -143,6 +143,9 @@ impl Worker<'_> {
         if self.limits.mate.is_some_and(|n| mates_within(score, n)) {
             return true;
         }
+        if self.limits.soft_nodes.is_some_and(|n| self.nodes >= n) {
+            return true;
+        }
         if self.limits.infinite || self.pondering() {
             return false;
         }

@@ -18,6 +18,10 @@ pub struct Clock {
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Soft node budget: no new iteration starts once this many nodes are searched (an
+    /// iteration already under way finishes, up to `nodes` if that is set too). For self-play
+    /// data generation, where whole iterations give steadier scores than a cut-off one.
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves, then stop.
     pub mate: Option<u32>,
     pub movetime_ms: Option<u64>,
@@ -39,6 +43,7 @@ impl Limits {
     pub fn is_unbounded(&self) -> bool {
         self.depth.is_none()
             && self.nodes.is_none()
+            && self.soft_nodes.is_none()
             && self.mate.is_none()
             && self.movetime_ms.is_none()
             && self.clock.is_none()

@@ -3,28 +3,24 @@
 //! Quiet positions (side to move not in check, the chosen move neither a capture nor a
 //! promotion, no mate score) are kept and labelled with the game's result.
 //!
-//! A game ends by the rules (mate, stalemate, dead position, fivefold, 75 moves, and the
-//! threefold and fifty-move claims a player would make) or by adjudication: both sides agree on
-//! a score of at least `DECISIVE` for `DECISIVE_PLIES` plies, or `MAX_PLIES` are played (draw).
+//! The games are played by [`crate::datagen::selfplay`] with its default adjudication: a game
+//! ends by the rules (mate, stalemate, dead position, fivefold, 75 moves, and the threefold and
+//! fifty-move claims a player would make) or both sides agree on ±10 pawns for 8 plies, or 400
+//! plies are played (draw).
 
 use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use shakmaty::fen::Fen;
-use shakmaty::{Chess, Color, EnPassantMode, Position};
+use shakmaty::{Chess, EnPassantMode, Position};
 
 use super::Rng;
-use crate::game::{Game, parse_fen};
+use crate::datagen::selfplay::{Adjudication, play_game};
+use crate::game::parse_fen;
 use crate::search::score::is_mate;
-use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher, Signals};
+use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher};
 
-/// Adjudication: a score this large (centipawns, either side's view) ...
-const DECISIVE: i32 = 1_000;
-/// ... held this many plies in a row ends the game.
-const DECISIVE_PLIES: usize = 8;
-/// Games longer than this are called drawn.
-const MAX_PLIES: usize = 400;
 /// Positions this close to the opening are not kept (the book chose them, not the engine).
 const SKIP_PLIES: usize = 6;
 /// Positions with a score beyond this are decided already and teach little.
@@ -101,89 +97,51 @@ pub fn run(
     }
 }
 
-/// Plays one self-play game from `opening`.
+/// Plays one self-play game from `opening` (see [`crate::datagen::selfplay`]) and keeps its
+/// quiet positions.
 pub fn play(searcher: &mut Searcher, opening: &Chess, nodes: u64, rng: &mut Rng) -> Played {
-    let mut game = Game::new(opening.clone());
-    let mut kept = Vec::new();
-    let mut decisive_run = 0;
-    let mut last_sign = 0;
-    let signals = Signals::default();
-    let white_score = loop {
-        if let Some(score) = result_by_rule(&game) {
-            break score;
-        }
-        if game.moves().len() >= MAX_PLIES {
-            break 0.5;
-        }
-        let limits = Limits {
-            nodes: Some(nodes + rng.below(nodes / 2 + 1)),
-            ..Limits::default()
-        };
-        let result = searcher.search(&game, &limits, &signals, &mut |_| {});
-        let Some(best) = result.best else {
-            break 0.5;
-        };
-        let pos = game.position();
-        let white_view = if pos.turn() == Color::White {
-            result.score
-        } else {
-            -result.score
-        };
-        // Adjudicate once both sides have agreed on a decisive score for a while.
-        let sign = if white_view.abs() >= DECISIVE {
-            white_view.signum()
-        } else {
-            0
-        };
-        decisive_run = if sign != 0 && sign == last_sign {
-            decisive_run + 1
-        } else {
-            usize::from(sign != 0)
-        };
-        last_sign = sign;
-        if decisive_run >= DECISIVE_PLIES {
-            break if sign > 0 { 1.0 } else { 0.0 };
-        }
-        let quiet = !best.is_capture() && best.promotion().is_none();
-        if game.moves().len() >= SKIP_PLIES
-            && quiet
-            && !pos.is_check()
-            && !is_mate(result.score)
-            && result.score.abs() < KEEP_BELOW
-        {
-            kept.push(Fen::from_position(pos, EnPassantMode::Legal).to_string());
-        }
-        game.play(best);
+    let mut limits = || Limits {
+        nodes: Some(nodes + rng.below(nodes / 2 + 1)),
+        ..Limits::default()
     };
+    let game = play_game(searcher, opening, &Adjudication::default(), &mut limits);
+    let positions = game
+        .moves
+        .iter()
+        .enumerate()
+        .filter(|(ply, played)| {
+            let quiet = !played.best.is_capture() && played.best.promotion().is_none();
+            *ply >= SKIP_PLIES
+                && quiet
+                && !played.position.is_check()
+                && !is_mate(played.score)
+                && played.score.abs() < KEEP_BELOW
+        })
+        .map(|(_, played)| Fen::from_position(&played.position, EnPassantMode::Legal).to_string())
+        .collect();
     Played {
-        positions: kept,
-        white_score,
+        positions,
+        white_score: game.result.white_score(),
     }
 }
 
-/// White's result when the rules end the game here (claims of threefold and fifty moves are
-/// made as soon as they are valid).
-fn result_by_rule(game: &Game) -> Option<f64> {
-    let pos = game.position();
-    if pos.is_checkmate() {
-        return Some(if pos.turn() == Color::White { 0.0 } else { 1.0 });
-    }
-    let claims = game.claims();
-    if game.automatic_end().is_some() || claims.threefold_now || claims.fifty_now {
-        return Some(0.5);
-    }
-    None
-}
-
-/// Reads an EPD or FEN book: one position per line, first four or six fields used.
+/// Reads an EPD or FEN book: one position per line, the first four fields, and the move
+/// counters when the fifth and sixth fields are numbers (EPD operations are ignored). Lines
+/// that are not legal positions are skipped.
 pub fn read_openings(text: &str) -> Vec<Chess> {
     text.lines()
         .filter_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().take(6).collect();
-            let fen = match fields.len() {
-                4 => format!("{} 0 1", fields.join(" ")),
-                6 => fields.join(" "),
-                _ => return None,
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.len() < 4 {
+                return None;
+            }
+            let counters = fields.len() >= 6
+                && fields[4].parse::<u32>().is_ok()
+                && fields[5].parse::<u32>().is_ok();
+            let fen = if counters {
+                fields[..6].join(" ")
+            } else {
+                format!("{} 0 1", fields[..4].join(" "))
             };
             parse_fen(&fen).ok()
         })
@@ -197,9 +155,10 @@ mod tests {
     #[test]
     fn a_game_ends_and_labels_its_quiet_positions() {
         let openings = read_openings(
-            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\nnot a fen\n",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\nnot a fen\n\
+             rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - bm Nc6; id \"x\";\n",
         );
-        assert_eq!(openings.len(), 1);
+        assert_eq!(openings.len(), 2);
         let mut out = Vec::new();
         let options = Options {
             games: 2,
@@ -217,14 +176,5 @@ mod tests {
             assert!(!pos.is_check());
             assert!(["1.0", "0.5", "0.0"].contains(&result), "{line}");
         }
-    }
-
-    #[test]
-    fn checkmate_scores_for_the_side_that_gave_it() {
-        let mut game = Game::new(Chess::default());
-        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-            game.play_uci(m).expect("legal");
-        }
-        assert_eq!(result_by_rule(&game), Some(0.0));
     }
 }

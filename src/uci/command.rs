@@ -8,6 +8,8 @@
 
 use vampirc_uci::{UciMessage, UciSearchControl, UciTimeControl, parse_one};
 
+use crate::datagen::openings::{GenfensArgs, parse_genfens};
+
 /// Where a `position` command starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StartPosition {
@@ -63,6 +65,8 @@ pub enum Command {
     Display,
     Eval,
     Bench(Option<u32>),
+    /// OpenBench's `genfens N seed S book <None|FILE> [extra]`.
+    Genfens(GenfensArgs),
 }
 
 /// Collapses runs of spaces, tabs and a trailing CR into single spaces.
@@ -85,6 +89,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "d" => Ok(Command::Display),
         "eval" => Ok(Command::Eval),
         "bench" => parse_bench(tokens.get(1)),
+        "genfens" => parse_genfens(&tokens[1..]).map(Command::Genfens),
         "register" => Ok(Command::Register),
         _ => parse_with_vampirc(&line, first),
     }

@@ -15,6 +15,7 @@ use super::output::{error, info_string, send};
 use super::reader::Input;
 use super::report::{bestmove_line, info_line};
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
+use crate::datagen::openings::GenfensArgs;
 use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen_noting, parse_uci_move, start_position, uci_text};
 use crate::search::line::LineEnd;
@@ -137,6 +138,7 @@ impl Engine {
             Command::Display => self.display(),
             Command::Eval => self.show_eval(),
             Command::Bench(depth) => self.bench(depth),
+            Command::Genfens(args) => genfens(&args),
         }
         true
     }
@@ -464,6 +466,7 @@ impl Engine {
         Limits {
             depth: args.depth,
             nodes: args.nodes,
+            soft_nodes: None,
             mate: args.mate,
             movetime_ms: args.movetime,
             clock,
@@ -683,4 +686,22 @@ fn search_and_answer(
         thread::sleep(Duration::from_millis(1));
     }
     send(&bestmove_line(result.best, result.ponder, mode));
+}
+
+/// `genfens`: prints `info string genfens <FEN>` for each opening (see
+/// [`crate::datagen::openings::genfens`]); an unreadable or empty book is an error.
+fn genfens(args: &GenfensArgs) {
+    let book = match &args.book {
+        None => Vec::new(),
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => crate::tune::generate::read_openings(&text),
+            Err(e) => return error(&format!("genfens: cannot read the book {path}: {e}")),
+        },
+    };
+    if args.book.is_some() && book.is_empty() {
+        return error("genfens: no legal positions in the book");
+    }
+    for fen in crate::datagen::openings::genfens(args, &book) {
+        send(&format!("info string genfens {fen}"));
+    }
 }

@@ -1,0 +1,298 @@
+//! NNUE data generation (issue 24, part 1): OpenBench's `genfens` through the binary, a short
+//! `datagen` run read back, resuming after a cut file, and the PGN converter.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use shakmaty::{Chess, Position};
+use threefold::datagen::command::datagen_adjudication;
+use threefold::datagen::format::{GameRecord, GameResult, read_games};
+use threefold::datagen::openings::OpeningRules;
+use threefold::datagen::pgn;
+use threefold::datagen::run::{self, Options, file_name};
+use threefold::datagen::stats;
+use threefold::game::parse_fen;
+use threefold::search::Searcher;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("datagen-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn threefold(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_threefold"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The FENs of `genfens` lines, checking every stdout line is one.
+fn genfens(command: &str) -> Vec<String> {
+    let (code, stdout, stderr) = threefold(&[command, "quit"]);
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+        .lines()
+        .map(|line| {
+            line.strip_prefix("info string genfens ")
+                .unwrap_or_else(|| panic!("not a genfens line: {line}"))
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn genfens_is_reproducible_for_a_seed_and_legal() {
+    let a = genfens("genfens 12 seed 7 book None extra words");
+    assert_eq!(a.len(), 12);
+    assert_eq!(a, genfens("genfens 12 seed 7 book None"));
+    let b = genfens("genfens 12 seed 8 book None");
+    assert_ne!(a, b);
+    for fen in a.iter().chain(&b) {
+        let pos = parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert!(!pos.legal_moves().is_empty(), "{fen}");
+        assert_ne!(pos.board(), Chess::default().board());
+    }
+    let distinct: std::collections::HashSet<&String> = a.iter().collect();
+    assert!(distinct.len() >= 11, "openings repeat: {a:?}");
+}
+
+#[test]
+fn genfens_from_a_book_picks_its_lines() {
+    let dir = scratch("genfens-book");
+    let book = dir.join("book.epd");
+    let lines = [
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - bm Nc6;",
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2",
+    ];
+    std::fs::write(&book, lines.join("\n")).expect("book written");
+    let command = format!("genfens 20 seed 3 book {}", book.display());
+    let fens = genfens(&command);
+    assert_eq!(fens.len(), 20);
+    assert_eq!(fens, genfens(&command));
+    for fen in &fens {
+        let placement = fen.split(' ').next().unwrap_or_default();
+        assert!(lines.iter().any(|l| l.starts_with(placement)), "{fen}");
+    }
+    let (_, stdout, _) = threefold(&["genfens 2 seed 3 book /no/such/book.epd", "quit"]);
+    assert!(
+        stdout.starts_with("info string error: genfens: cannot read"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bench_and_bad_arguments_still_answer_as_before() {
+    let (code, stdout, _) = threefold(&["bench", "3"]);
+    assert_eq!(code, 0);
+    assert!(stdout.trim_end().ends_with("nps"), "{stdout}");
+    assert_eq!(threefold(&["xyzzy"]).0, 2);
+    assert_eq!(threefold(&["datagen"]).0, 2);
+    assert_eq!(threefold(&["datagen", "--out"]).0, 2);
+    assert_eq!(
+        threefold(&["datagen", "--out", "x", "--nodes", "lots"]).0,
+        2
+    );
+    assert_eq!(threefold(&["datagen", "--stats", "/no/such/dir"]).0, 2);
+}
+
+fn options(out: &Path, games: u64) -> Options {
+    Options {
+        out: out.to_path_buf(),
+        seed: 11,
+        threads: 2,
+        nodes: 150,
+        hard_nodes: 1_500,
+        games: Some(games),
+        time_limit: None,
+        book: None,
+        openings: OpeningRules {
+            check_nodes: 200,
+            ..OpeningRules::random()
+        },
+        adjudication: datagen_adjudication(true),
+        report_every: Duration::from_secs(60),
+    }
+}
+
+fn records(path: &Path) -> Vec<GameRecord> {
+    let bytes = std::fs::read(path).expect("data file");
+    let mut games = Vec::new();
+    let (valid, error) = read_games(&mut bytes.as_slice(), |g| games.push(g));
+    assert!(error.is_none(), "{path:?}: {error:?}");
+    assert_eq!(valid as usize, bytes.len());
+    games
+}
+
+#[test]
+fn a_short_run_writes_records_that_read_back_and_regenerate_identically() {
+    let dir = scratch("run");
+    let (this_run, before) = run::run(&options(&dir, 4)).expect("datagen runs");
+    assert_eq!((this_run.games, before.games), (4, 0));
+    let stats = stats::collect(&dir).expect("readable");
+    assert_eq!((stats.files, stats.tally), (2, this_run));
+    assert!(stats.problems.is_empty());
+    for thread in 0..2 {
+        for game in records(&dir.join(file_name(11, thread))) {
+            assert!(!game.moves.is_empty());
+            // Replaying the moves is legal (the reader checked) and the end agrees with the result.
+            let mut pos = game.start.clone();
+            for &(m, _) in &game.moves {
+                assert!(pos.is_legal(m));
+                pos.play_unchecked(m);
+            }
+            if pos.is_checkmate() {
+                let expected = GameResult::won_by(Some(!pos.turn()));
+                assert_eq!(game.result, expected);
+            }
+        }
+    }
+    // The same seed gives the same games (each thread's file is a function of the seed).
+    let again = scratch("run-again");
+    run::run(&options(&again, 4)).expect("datagen runs");
+    for thread in 0..2 {
+        let a = std::fs::read(dir.join(file_name(11, thread))).expect("a");
+        let b = std::fs::read(again.join(file_name(11, thread))).expect("b");
+        let n = a.len().min(b.len());
+        assert_eq!(a[..n], b[..n], "thread {thread}");
+    }
+}
+
+#[test]
+fn a_cut_file_is_repaired_and_the_run_goes_on_where_it_stopped() {
+    let dir = scratch("resume");
+    let mut opts = options(&dir, 2);
+    opts.threads = 1;
+    run::run(&opts).expect("first run");
+    let path = dir.join(file_name(11, 0));
+    let first = records(&path);
+    assert_eq!(first.len(), 2);
+    // A run killed while writing: part of a third record at the end.
+    let whole = std::fs::read(&path).expect("data");
+    let mut cut = whole.clone();
+    cut.extend_from_slice(&whole[..45]);
+    std::fs::write(&path, &cut).expect("cut file");
+    opts.games = Some(1);
+    let (this_run, before) = run::run(&opts).expect("resumed run");
+    assert_eq!((this_run.games, before.games), (1, 2));
+    let after = records(&path);
+    assert_eq!(after.len(), 3);
+    assert_eq!(after[..2], first[..]);
+    // The third game is game 2 of the thread, the one an unbroken run would have played.
+    let mut searcher = Searcher::new(16);
+    assert_eq!(after[2], run::play_one(&opts, &mut searcher, 0, 2));
+    assert_ne!(after[2].start, after[1].start);
+    // Bytes that are not a record (not the zeros a crash may leave): an error, the file kept.
+    let mut damaged = std::fs::read(&path).expect("data");
+    damaged.extend_from_slice(&[0xff; 40]);
+    std::fs::write(&path, &damaged).expect("damaged file");
+    let error = run::run(&opts).expect_err("a damaged file stops the run");
+    assert!(error.contains("no valid game record at byte"), "{error}");
+    assert_eq!(std::fs::read(&path).expect("data"), damaged);
+    // Zeros at the end (a crash after the file grew) are cut like a partial record.
+    damaged.truncate(damaged.len() - 40);
+    damaged.extend_from_slice(&[0; 40]);
+    std::fs::write(&path, &damaged).expect("zeroed file");
+    run::run(&opts).expect("zeros are cut");
+    assert_eq!(records(&path).len(), 4);
+}
+
+const PGN: &str = r#"[Event "OpenBench datagen"]
+[FEN "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"]
+[SetUp "1"]
+[Result "1-0"]
+
+2. Nf3 {book} Nc6 {+0.12/10 0.05s} 3. Bb5 {+0.35/12 0.1s} a6 {-0.30/11 0.1s}
+4. Bxc6 {+0.41/12, 0.1s} dxc6 {-M7/20 0.2s} 5. O-O {+M6/18 0.2s} 1-0
+
+[Event "unfinished"]
+[Result "*"]
+
+1. e4 {+0.20/10} *
+
+[Event "cut"]
+[Result "1/2-1/2"]
+
+1. d4 {+0.15/9 0.1s} d5 {-0.10/9 0.1s} 2. c4 {0.1s} e6 {-0.12/9} 1/2-1/2
+"#;
+
+#[test]
+fn a_converted_pgn_gives_exactly_its_positions_and_scores() {
+    let mut out = Vec::new();
+    let done = pgn::convert(PGN.as_bytes(), &mut out).expect("converts");
+    assert_eq!(
+        (
+            done.games_read,
+            done.games_written,
+            done.games_skipped,
+            done.games_cut
+        ),
+        (3, 2, 1, 1)
+    );
+    let mut games = Vec::new();
+    let (_, error) = read_games(&mut out.as_slice(), |g| games.push(g));
+    assert!(error.is_none());
+    assert_eq!(done.positions, 8);
+    // Game 1: the book move is folded into the start; scores White-relative.
+    let first = &games[0];
+    assert_eq!(first.result, GameResult::WhiteWins);
+    let after_book =
+        parse_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2").expect("fen");
+    assert_eq!(first.start, after_book);
+    let mate = threefold::search::score::MATE;
+    let moves: Vec<(String, i16)> = first
+        .moves
+        .iter()
+        .map(|&(m, s)| (m.to_uci(shakmaty::CastlingMode::Standard).to_string(), s))
+        .collect();
+    let expected: Vec<(String, i16)> = [
+        ("b8c6", -12),
+        ("f1b5", 35),
+        ("a7a6", 30),
+        ("b5c6", 41),
+        ("d7c6", (mate - 14) as i16),
+        ("e1g1", (mate - 11) as i16),
+    ]
+    .iter()
+    .map(|&(m, s)| (m.to_string(), s))
+    .collect();
+    assert_eq!(moves, expected);
+    // Game 3 stops before its first unscored move.
+    assert_eq!(games[1].result, GameResult::Draw);
+    let scores: Vec<i16> = games[1].moves.iter().map(|&(_, s)| s).collect();
+    assert_eq!(scores, vec![15, 10]);
+}
+
+#[test]
+fn the_converter_command_writes_a_new_file_only() {
+    let dir = scratch("convert");
+    let input = dir.join("games.pgn");
+    std::fs::write(&input, PGN).expect("pgn written");
+    let output = dir.join("games.tfd");
+    let (input, output) = (input.to_string_lossy(), output.to_string_lossy());
+    let (code, _, stderr) = threefold(&["datagen", "--from-pgn", &input, "--out", &output]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, _) = threefold(&["datagen", "--stats", &output]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("games      2"), "{stdout}");
+    assert!(stdout.contains("positions  8"), "{stdout}");
+    let (code, stdout, _) = threefold(&["datagen", "--dump", &output]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 8);
+    assert_eq!(
+        lines[0],
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 | b8c6 | -12 | 1"
+    );
+    assert!(lines[7].ends_with("| d7d5 | 10 | 0.5"), "{}", lines[7]);
+    let (code, _, stderr) = threefold(&["datagen", "--from-pgn", &input, "--out", &output]);
+    assert_eq!(code, 2, "{stderr}");
+}

@@ -368,3 +368,66 @@ fn show_wdl_gives_per_mille_chances_and_a_drawn_line_is_mostly_draw() {
     let (lines, _) = e.bestmove(10 * SECOND);
     assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
 }
+
+/// The field names of an info line, in order (`pv`'s moves and the values left out).
+fn field_order(line: &str) -> Vec<&str> {
+    const FIELDS: [&str; 13] = [
+        "depth",
+        "seldepth",
+        "multipv",
+        "score",
+        "wdl",
+        "lowerbound",
+        "upperbound",
+        "nodes",
+        "nps",
+        "hashfull",
+        "tbhits",
+        "time",
+        "pv",
+    ];
+    let mut names = Vec::new();
+    for word in line.split(' ').skip(1) {
+        if word == "pv" {
+            names.push(word);
+            break;
+        }
+        if FIELDS.contains(&word) {
+            names.push(word);
+        }
+    }
+    names
+}
+
+#[test]
+fn info_fields_come_in_stockfish_order_with_wdl_right_after_the_score() {
+    // En Croissant's parser reads `wdl` only right after the score, and some GUIs need
+    // `multipv` on every line: the order Stockfish and Lc0 use.
+    let mut e = started();
+    e.send("setoption name UCI_ShowWDL value true");
+    for multipv in [1, 3] {
+        e.send(&format!("setoption name MultiPV value {multipv}"));
+        e.send("position startpos moves e2e4");
+        e.send("go depth 5");
+        let (lines, _) = e.bestmove(10 * SECOND);
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert!(infos.len() >= 5 * multipv, "{lines:?}");
+        for info in infos {
+            assert_eq!(
+                field_order(info),
+                [
+                    "depth", "seldepth", "multipv", "score", "wdl", "nodes", "nps", "hashfull",
+                    "time", "pv"
+                ],
+                "{info}"
+            );
+            let words: Vec<&str> = info.split(' ').collect();
+            let score_at = words.iter().position(|w| *w == "score").expect("score");
+            assert!(matches!(words[score_at + 1], "cp" | "mate"), "{info}");
+            assert_eq!(words[score_at + 3], "wdl", "{info}");
+        }
+    }
+}

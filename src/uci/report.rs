@@ -31,40 +31,40 @@ pub fn to_vampirc(m: Move, mode: CastlingMode) -> Option<UciMove> {
     })
 }
 
-/// The `info depth ... pv ...` line of a finished iteration.
-/// With `wdl`, the line carries `wdl W D L` (per mille, for `UCI_ShowWDL`).
+/// The `info depth ... pv ...` line of a finished iteration, its fields in the order Stockfish
+/// and Lc0 write them (`depth seldepth multipv score [wdl] [lowerbound|upperbound] nodes nps
+/// hashfull [tbhits] time pv`): some GUIs read `wdl` only right after the score. `multipv` is
+/// there also for a single line. With `wdl`, the line carries `wdl W D L` (per mille, for
+/// `UCI_ShowWDL`).
 pub fn info_line(it: &Iteration, mode: CastlingMode, wdl: Option<[u32; 3]>) -> String {
-    let (cp, mate) = match uci_score(it.score) {
-        UciScore::Centipawns(cp) => (Some(cp), None),
-        UciScore::MateIn(n) => (None, Some(n.clamp(-127, 127) as i8)),
+    let mut score = match uci_score(it.score) {
+        UciScore::Centipawns(cp) => format!("cp {cp}"),
+        UciScore::MateIn(n) => format!("mate {n}"),
     };
+    if let Some([w, d, l]) = wdl {
+        score += &format!(" wdl {w} {d} {l}");
+    }
+    match it.bound {
+        Some(true) => score += " lowerbound",
+        Some(false) => score += " upperbound",
+        None => {}
+    }
     let ms = it.elapsed.as_millis() as u64;
     let nps = it.nodes * 1000 / ms.max(1);
+    let rank = it.multipv.unwrap_or(1).min(u16::MAX as usize) as u16;
     let mut attributes = vec![
         UciInfoAttribute::Depth(it.depth.min(255) as u8),
         UciInfoAttribute::SelDepth(it.seldepth.min(255) as u8),
-    ];
-    if let Some(rank) = it.multipv {
-        attributes.push(UciInfoAttribute::MultiPv(rank.min(u16::MAX as usize) as u16));
-    }
-    attributes.extend([
-        UciInfoAttribute::Score {
-            cp,
-            mate,
-            lower_bound: (it.bound == Some(true)).then_some(true),
-            upper_bound: (it.bound == Some(false)).then_some(true),
-        },
+        UciInfoAttribute::MultiPv(rank),
+        UciInfoAttribute::Any("score".into(), score),
         UciInfoAttribute::Nodes(it.nodes),
         UciInfoAttribute::Nps(nps),
         UciInfoAttribute::HashFull(it.hashfull.min(1000) as u16),
-        UciInfoAttribute::Time(Duration::milliseconds(ms as i64)),
-    ]);
-    if let Some([w, d, l]) = wdl {
-        attributes.push(UciInfoAttribute::Any("wdl".into(), format!("{w} {d} {l}")));
-    }
+    ];
     if let Some(hits) = it.tbhits {
         attributes.push(UciInfoAttribute::TbHits(hits));
     }
+    attributes.push(UciInfoAttribute::Time(Duration::milliseconds(ms as i64)));
     attributes.push(UciInfoAttribute::Pv(
         it.pv.iter().filter_map(|&m| to_vampirc(m, mode)).collect(),
     ));

@@ -401,6 +401,7 @@ impl Worker<'_> {
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
+        let mut best_gives_check = false;
         let mut quiets_tried: Vec<Move> = Vec::new();
         let mut index = 0;
         while let Some(m) = pick_next(&mut moves, &mut scores, index) {
@@ -482,6 +483,7 @@ impl Worker<'_> {
                 if score > alpha {
                     alpha = score;
                     best_move = Some(m);
+                    best_gives_check = gives_check;
                     self.update_pv(ply, m);
                     if alpha >= beta {
                         if quiet {
@@ -518,17 +520,32 @@ impl Worker<'_> {
         };
         let stored = to_table(best_score, ply);
         if self.path_dependent() && self.is_draw_value(best_score) {
-            // A draw score resting on a repetition or the fifty-move clock belongs to this path:
-            // later iterations of this search may use it, later searches only its move.
-            self.tt.store(
-                key,
-                best_move,
-                stored,
-                static_eval,
-                depth,
-                bound,
-                Scope::ThisSearch,
-            );
+            // A draw score resting on a repetition or the fifty-move clock belongs to this path.
+            // Along a line of checks (a perpetual: the checked side, or a check as the best
+            // move) later iterations of this search may use it, later searches only its move;
+            // elsewhere only the move is kept, so a quiet repetition met on one path is never
+            // taken for the position's value on another.
+            if in_check || best_gives_check {
+                self.tt.store(
+                    key,
+                    best_move,
+                    stored,
+                    static_eval,
+                    depth,
+                    bound,
+                    Scope::ThisSearch,
+                );
+            } else {
+                self.tt.store(
+                    key,
+                    best_move,
+                    0,
+                    static_eval,
+                    -1,
+                    Bound::Upper,
+                    Scope::Always,
+                );
+            }
         } else {
             self.tt.store(
                 key,

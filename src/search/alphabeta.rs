@@ -518,45 +518,30 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        let stored = to_table(best_score, ply);
-        if self.path_dependent() && self.is_draw_value(best_score) {
-            // A draw score resting on a repetition or the fifty-move clock belongs to this path.
-            // Along a line of checks (a perpetual: the checked side, or a check as the best
-            // move) later iterations of this search may use it, later searches only its move;
-            // elsewhere only the move is kept, so a quiet repetition met on one path is never
-            // taken for the position's value on another.
-            if in_check || best_gives_check {
-                self.tt.store(
-                    key,
-                    best_move,
-                    stored,
-                    static_eval,
-                    depth,
-                    bound,
-                    Scope::ThisSearch,
-                );
+        // A draw score resting on a repetition or the fifty-move clock belongs to this path.
+        // Along a line of checks (a perpetual: the checked side, or a check as the best move)
+        // later iterations of this search may use it, later searches only its move; elsewhere
+        // only the move is kept (depth -1), so a quiet repetition met on one path is never
+        // taken for the position's value on another.
+        let (score, draft, bound, scope) =
+            if self.path_dependent() && self.is_draw_value(best_score) {
+                if in_check || best_gives_check {
+                    (best_score, depth, bound, Scope::ThisSearch)
+                } else {
+                    (0, -1, Bound::Upper, Scope::Always)
+                }
             } else {
-                self.tt.store(
-                    key,
-                    best_move,
-                    0,
-                    static_eval,
-                    -1,
-                    Bound::Upper,
-                    Scope::Always,
-                );
-            }
-        } else {
-            self.tt.store(
-                key,
-                best_move,
-                stored,
-                static_eval,
-                depth,
-                bound,
-                Scope::Always,
-            );
-        }
+                (best_score, depth, bound, Scope::Always)
+            };
+        self.tt.store(
+            key,
+            best_move,
+            to_table(score, ply),
+            static_eval,
+            draft,
+            bound,
+            scope,
+        );
         best_score
     }
 

@@ -2,9 +2,11 @@
 //! king safety and threats, from the point of view of the side to move, scaled down in
 //! endgames that are hard to win.
 //!
-//! Each concern has its own file; `weights.rs` holds every number.
+//! Each concern has its own file; `weights.rs` holds every number. `nnue/` is the neural
+//! network evaluation (inference only; not used by the search yet).
 
 mod king;
+pub mod nnue;
 mod pawn_table;
 mod pawns;
 mod pieces;

@@ -1,0 +1,87 @@
+//! Accumulators: the feature layer's output (before the activation) for both perspectives,
+//! computed from scratch ([`Accumulator::refresh`]) or from the parent position's by the
+//! rows a move turns on and off ([`Accumulator::update`]).
+
+use shakmaty::{Chess, Color};
+
+use super::features::{self, Changes};
+use super::network::Network;
+use super::simd;
+
+/// The feature layer's output for White's and Black's perspectives (N values each).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Accumulator {
+    white: Vec<i16>,
+    black: Vec<i16>,
+}
+
+impl Accumulator {
+    /// An accumulator of the network's size, holding zeros until refreshed or updated.
+    pub fn new(net: &Network) -> Accumulator {
+        Accumulator {
+            white: vec![0; net.hidden()],
+            black: vec![0; net.hidden()],
+        }
+    }
+
+    /// The accumulator of `pos`, computed from scratch.
+    pub fn of(net: &Network, pos: &Chess) -> Accumulator {
+        let mut acc = Accumulator::new(net);
+        acc.refresh(net, pos);
+        acc
+    }
+
+    /// The values for one perspective.
+    pub fn perspective(&self, color: Color) -> &[i16] {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    fn resize(&mut self, net: &Network) {
+        self.white.resize(net.hidden(), 0);
+        self.black.resize(net.hidden(), 0);
+    }
+
+    /// Recomputes both perspectives from the pieces of `pos`.
+    pub fn refresh(&mut self, net: &Network, pos: &Chess) {
+        self.resize(net);
+        self.white.copy_from_slice(net.feature_biases());
+        self.black.copy_from_slice(net.feature_biases());
+        for (piece, sq) in features::pieces(pos) {
+            let white = features::index(Color::White, piece, sq);
+            simd::add_assign(&mut self.white, net.feature_row(white));
+            simd::add_assign(
+                &mut self.black,
+                net.feature_row(features::other_perspective(white)),
+            );
+        }
+    }
+
+    /// Makes this the accumulator after a move: `parent`'s (the position before the move)
+    /// with the move's [`Changes`] applied. Writes into `self` without allocating (once it
+    /// has the network's size), so a search keeps one accumulator a ply and never undoes.
+    pub fn update(&mut self, parent: &Accumulator, net: &Network, changes: &Changes) {
+        self.resize(net);
+        for color in Color::ALL {
+            let (out, from) = match color {
+                Color::White => (&mut self.white, &parent.white),
+                Color::Black => (&mut self.black, &parent.black),
+            };
+            let row = |&(piece, sq)| net.feature_row(features::index(color, piece, sq));
+            let (added, removed) = (changes.added(), changes.removed());
+            match (added.first(), removed.first()) {
+                (Some(add), Some(sub)) => simd::add_sub(out, from, row(add), row(sub)),
+                _ => out.copy_from_slice(from),
+            }
+            let skip = usize::from(!added.is_empty() && !removed.is_empty());
+            for add in &added[skip..] {
+                simd::add_assign(out, row(add));
+            }
+            for sub in &removed[skip..] {
+                simd::sub_assign(out, row(sub));
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! NNUE inference: a `(768 -> N) x 2 -> 1` perspective network with SCReLU, quantised to
+//! i16, evaluated from accumulators that a search updates move by move.
+//!
+//! - `network.rs`: the file format (also in `nnue/FORMAT.md`), loading, validation and
+//!   [`NetworkError`];
+//! - `features.rs`: the 768 inputs of each perspective, and the [`Changes`] a move makes;
+//! - `accumulator.rs`: [`Accumulator`], refreshed from a position or updated from its parent;
+//! - `forward.rs`: SCReLU, the output layer and the centipawn scale ([`evaluate`]);
+//! - `simd.rs`: the i16/i32 kernels, auto-vectorised, with an AVX2 copy chosen at run time.
+//!
+//! # Use from a search (make/unmake)
+//!
+//! The network is not wired into the search yet. The intended use, with `net: &Network`:
+//!
+//! ```text
+//! stack: Vec<Accumulator>       one per ply, each Accumulator::new(net), made once per search
+//! root:  stack[0].refresh(net, &root_pos)
+//! make:  let changes = Changes::of_move(&pos, m);          // pos: the position BEFORE m
+//!        let (done, rest) = stack.split_at_mut(ply + 1);
+//!        rest[0].update(&done[ply], net, &changes);        // copy-and-update, no allocation
+//! unmake: nothing (the parent's accumulator is still stack[ply])
+//! null move: stack[ply + 1] = stack[ply].clone() (or evaluate from stack[ply]; no piece moves)
+//! eval:  evaluate(net, &stack[ply], pos.turn())           // centipawns for the side to move
+//! ```
+//!
+//! `Accumulator::refresh` recomputes from scratch whenever that is simpler (a new root, a
+//! position set from outside). An incrementally updated accumulator equals the refreshed one
+//! exactly (integers, tested over random games with every kind of move), so the search's
+//! node counts do not depend on which is used.
+
+mod accumulator;
+mod features;
+mod forward;
+mod network;
+pub mod simd;
+
+pub use accumulator::Accumulator;
+pub use features::{Changes, INPUTS, index, other_perspective, pieces};
+pub use forward::{MAX_EVAL, evaluate, evaluate_position};
+pub use network::{
+    DEFAULT_QA, DEFAULT_QB, HEADER_BYTES, HIDDEN_STEP, MAGIC, MAX_HIDDEN, Network, NetworkError,
+    NetworkParts, VERSION, file_bytes,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{parse_fen, parse_fen_in};
+    use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+
+    struct TestRng(u64);
+
+    impl TestRng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn range(&mut self, bound: i32) -> i32 {
+            ((self.next() >> 11) % (2 * bound as u64 + 1)) as i32 - bound
+        }
+    }
+
+    /// A network with random weights of about a trained net's size.
+    fn random_network(hidden: usize, seed: u64) -> Network {
+        let mut rng = TestRng(seed | 1);
+        Network::from_parts(NetworkParts {
+            hidden,
+            qa: DEFAULT_QA,
+            qb: DEFAULT_QB,
+            scale: 400,
+            feature_weights: (0..INPUTS * hidden).map(|_| rng.range(60) as i16).collect(),
+            feature_biases: (0..hidden).map(|_| rng.range(100) as i16).collect(),
+            output_weights: (0..2 * hidden).map(|_| rng.range(127) as i16).collect(),
+            output_bias: rng.range(20_000),
+        })
+        .expect("valid parts")
+    }
+
+    const STARTS: [(&str, bool); 5] = [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        ),
+        (
+            "r3k2r/pPpp1ppp/8/3Pp3/8/8/PPP2PpP/R3K2R w KQkq e6 0 1",
+            false,
+        ),
+        ("r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R w KQkq c6 0 1", false),
+        (
+            "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1",
+            true,
+        ),
+        (
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+            true,
+        ),
+    ];
+
+    fn start(fen: &str, chess960: bool) -> Chess {
+        if chess960 {
+            parse_fen_in(fen, CastlingMode::Chess960).expect("legal")
+        } else {
+            parse_fen(fen).expect("legal")
+        }
+    }
+
+    /// A legal move, castling, en passant and promotions chosen first when there are any.
+    fn pick(pos: &Chess, rng: &mut TestRng) -> Option<Move> {
+        let moves = pos.legal_moves();
+        let special: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.is_castle() || m.is_en_passant() || m.is_promotion())
+            .collect();
+        if !special.is_empty() && rng.next().is_multiple_of(2) {
+            return Some(special[(rng.next() % special.len() as u64) as usize]);
+        }
+        (!moves.is_empty()).then(|| moves[(rng.next() % moves.len() as u64) as usize])
+    }
+
+    #[test]
+    fn incremental_updates_equal_refreshes_over_random_games() {
+        let net = random_network(32, 7);
+        let mut rng = TestRng(99);
+        let mut kinds = [0usize; 4]; // castle, en passant, promotion, capture
+        for game in 0..40 {
+            let (fen, chess960) = STARTS[game % STARTS.len()];
+            let mut pos = start(fen, chess960);
+            let mut acc = Accumulator::of(&net, &pos);
+            let mut next = Accumulator::new(&net);
+            for _ in 0..120 {
+                let Some(m) = pick(&pos, &mut rng) else {
+                    break;
+                };
+                kinds[0] += usize::from(m.is_castle());
+                kinds[1] += usize::from(m.is_en_passant());
+                kinds[2] += usize::from(m.is_promotion());
+                kinds[3] += usize::from(m.is_capture());
+                next.update(&acc, &net, &Changes::of_move(&pos, m));
+                pos.play_unchecked(m);
+                assert_eq!(
+                    next,
+                    Accumulator::of(&net, &pos),
+                    "after {m:?} in game {game}"
+                );
+                std::mem::swap(&mut acc, &mut next);
+                assert_eq!(
+                    evaluate(&net, &acc, pos.turn()),
+                    evaluate_position(&net, &pos)
+                );
+            }
+        }
+        assert!(kinds.iter().all(|&k| k > 0), "move kinds seen: {kinds:?}");
+    }
+
+    #[test]
+    fn mirrored_positions_with_colours_swapped_score_the_same() {
+        let net = random_network(32, 3);
+        let mut rng = TestRng(5);
+        let mut distinct = std::collections::HashSet::new();
+        for game in 0..10 {
+            let (fen, chess960) = STARTS[game % STARTS.len()];
+            let mut pos = start(fen, chess960);
+            for _ in 0..60 {
+                let Some(m) = pick(&pos, &mut rng) else {
+                    break;
+                };
+                pos.play_unchecked(m);
+                let mode = pos.castles().mode();
+                let mirrored: Chess = pos
+                    .to_setup(EnPassantMode::Legal)
+                    .into_mirrored()
+                    .position(mode)
+                    .expect("a mirrored legal position is legal");
+                let score = evaluate_position(&net, &pos);
+                assert_eq!(score, evaluate_position(&net, &mirrored));
+                distinct.insert(score);
+            }
+        }
+        // The check means something only if the scores differ between positions.
+        assert!(distinct.len() > 50, "{} distinct scores", distinct.len());
+    }
+
+    #[test]
+    fn a_network_survives_its_file_and_wrong_files_are_refused_clearly() {
+        let net = random_network(16, 11);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_bytes(16));
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+
+        let refused = |edit: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = bytes.clone();
+            edit(&mut b);
+            Network::from_bytes(&b).expect_err("refused")
+        };
+        assert_eq!(
+            refused(&|b| b.truncate(10)),
+            NetworkError::TooShort { length: 10 }
+        );
+        assert!(matches!(
+            refused(&|b| b[0] = b'X'),
+            NetworkError::BadMagic(_)
+        ));
+        assert_eq!(refused(&|b| b[4] = 9), NetworkError::UnsupportedVersion(9));
+        assert_eq!(refused(&|b| b[8] = 17), NetworkError::BadHiddenSize(17));
+        assert_eq!(
+            refused(&|b| b[12..16].copy_from_slice(&0u32.to_le_bytes())),
+            NetworkError::BadQuantisation { qa: 0, qb: 64 }
+        );
+        assert_eq!(refused(&|b| b[20..24].fill(0)), NetworkError::BadScale(0));
+        assert!(matches!(
+            refused(&|b| {
+                b.pop();
+            }),
+            NetworkError::WrongLength { .. }
+        ));
+        // The first output weight set to 200: 200 * 255 does not fit an i16.
+        let first_output = HEADER_BYTES + 2 * (INPUTS * 16 + 16);
+        assert_eq!(
+            refused(&|b| b[first_output..first_output + 2].copy_from_slice(&200i16.to_le_bytes())),
+            NetworkError::OutputWeightTooLarge {
+                index: 0,
+                value: 200
+            }
+        );
+        let message = refused(&|b| b[0] = b'X').to_string();
+        assert!(message.contains("not a Threefold network"), "{message}");
+    }
+}

@@ -1,0 +1,332 @@
+//! The network file: its format, loading and validation (the format is also described in
+//! `nnue/FORMAT.md`).
+//!
+//! A `(768 -> N) x 2 -> 1` perspective network, quantised to integers. All numbers are
+//! little-endian:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0..4 | magic `TFNN` |
+//! | 4..8 | format version (u32), [`VERSION`] |
+//! | 8..12 | hidden size `N` (u32): 16 to [`MAX_HIDDEN`], a multiple of 16 |
+//! | 12..16 | `QA` (u32): the feature layer's scale, 1 to 1024 |
+//! | 16..20 | `QB` (u32): the output layer's scale, 1 to 1024 |
+//! | 20..24 | output scale (u32): centipawns per unit of the float output, 1 to 10000 |
+//! | 24.. | feature weights: 768 x N i16, feature-major (the N weights of feature 0 first) |
+//! | | feature biases: N i16 |
+//! | | output weights: 2N i16, the side to move's accumulator first, then the other side's |
+//! | | output bias: one i32 |
+//!
+//! so a file has `24 + 2 (768 N + 3 N) + 4` bytes. With float weights `w` the file holds
+//! `round(w QA)` in the feature layer, `round(w QB)` for output weights and
+//! `round(b QA QB)` for the output bias. Every output weight must satisfy
+//! `|w| QA <= 32767` (so that `clamp(v, 0, QA) * w` fits an i16 — the SIMD kernels rely on it);
+//! the trainer clips float output weights to `127 / 64` for `QA = 255, QB = 64`.
+//!
+//! The evaluation of a position, from the side to move (`us`) with accumulators `a_us`,
+//! `a_them` (see `accumulator.rs`):
+//!
+//! ```text
+//! sum  = Σ clamp(a_us[i], 0, QA)² w[i] + Σ clamp(a_them[i], 0, QA)² w[N + i]   (i32, wrapping)
+//! eval = (sum / QA + bias) * scale / (QA * QB)                               (centipawns)
+//! ```
+
+use std::fmt;
+
+use super::features::INPUTS;
+
+/// The file's first four bytes.
+pub const MAGIC: [u8; 4] = *b"TFNN";
+/// The format version this code reads and writes.
+pub const VERSION: u32 = 1;
+/// Bytes before the weights.
+pub const HEADER_BYTES: usize = 24;
+/// The largest hidden size accepted.
+pub const MAX_HIDDEN: usize = 4096;
+/// Hidden sizes are multiples of this (a vector of i16 lanes).
+pub const HIDDEN_STEP: usize = 16;
+/// The feature layer's quantisation the trainer uses.
+pub const DEFAULT_QA: i16 = 255;
+/// The output layer's quantisation the trainer uses.
+pub const DEFAULT_QB: i16 = 64;
+/// The largest QA or QB accepted.
+const MAX_Q: u32 = 1024;
+/// The largest output scale accepted.
+const MAX_SCALE: u32 = 10_000;
+
+/// Why a network file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetworkError {
+    /// Shorter than the header.
+    TooShort { length: usize },
+    /// The first bytes are not `TFNN`: not a Threefold network.
+    BadMagic([u8; 4]),
+    /// A format version this build does not read.
+    UnsupportedVersion(u32),
+    /// The hidden size is 0, too large or not a multiple of 16.
+    BadHiddenSize(u32),
+    /// A quantisation constant out of range.
+    BadQuantisation { qa: u32, qb: u32 },
+    /// The output scale is out of range.
+    BadScale(u32),
+    /// The length does not match the header's hidden size.
+    WrongLength { expected: usize, actual: usize },
+    /// An output weight so large that `QA * w` overflows an i16.
+    OutputWeightTooLarge { index: usize, value: i16 },
+    /// Parts given to [`Network::from_parts`] of the wrong lengths.
+    WrongParts(&'static str),
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::TooShort { length } => write!(
+                f,
+                "{length} bytes is shorter than a network header ({HEADER_BYTES} bytes)"
+            ),
+            NetworkError::BadMagic(magic) => write!(
+                f,
+                "not a Threefold network (starts with {magic:02x?}, expected \"TFNN\")"
+            ),
+            NetworkError::UnsupportedVersion(v) => write!(
+                f,
+                "network format version {v}, this build reads version {VERSION}"
+            ),
+            NetworkError::BadHiddenSize(n) => write!(
+                f,
+                "hidden size {n}: must be a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}"
+            ),
+            NetworkError::BadQuantisation { qa, qb } => write!(
+                f,
+                "quantisation QA {qa}, QB {qb}: each must be from 1 to {MAX_Q}"
+            ),
+            NetworkError::BadScale(s) => {
+                write!(f, "output scale {s}: must be from 1 to {MAX_SCALE}")
+            }
+            NetworkError::WrongLength { expected, actual } => write!(
+                f,
+                "{actual} bytes, but the header's hidden size needs {expected} (a cut or wrong file)"
+            ),
+            NetworkError::OutputWeightTooLarge { index, value } => write!(
+                f,
+                "output weight {index} is {value}: too large for QA (|w| * QA must fit an i16)"
+            ),
+            NetworkError::WrongParts(what) => write!(f, "network parts of the wrong size: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// A quantised network, validated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    qa: i16,
+    qb: i16,
+    scale: i32,
+    feature_weights: Vec<i16>,
+    feature_biases: Vec<i16>,
+    output_weights: Vec<i16>,
+    output_bias: i32,
+}
+
+/// The numbers of a network, as the trainer makes them (see [`Network::from_parts`]).
+#[derive(Debug, Clone)]
+pub struct NetworkParts {
+    pub hidden: usize,
+    pub qa: i16,
+    pub qb: i16,
+    pub scale: i32,
+    /// 768 x hidden, feature-major.
+    pub feature_weights: Vec<i16>,
+    pub feature_biases: Vec<i16>,
+    /// 2 x hidden: the side to move's half first.
+    pub output_weights: Vec<i16>,
+    pub output_bias: i32,
+}
+
+/// The length of a file for this hidden size.
+pub fn file_bytes(hidden: usize) -> usize {
+    HEADER_BYTES + 2 * (INPUTS * hidden + 3 * hidden) + 4
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+fn i16s(bytes: &[u8]) -> Vec<i16> {
+    bytes
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect()
+}
+
+impl Network {
+    /// Reads and validates a network file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < HEADER_BYTES {
+            return Err(NetworkError::TooShort {
+                length: bytes.len(),
+            });
+        }
+        let magic = [bytes[0], bytes[1], bytes[2], bytes[3]];
+        if magic != MAGIC {
+            return Err(NetworkError::BadMagic(magic));
+        }
+        let version = u32_at(bytes, 4);
+        if version != VERSION {
+            return Err(NetworkError::UnsupportedVersion(version));
+        }
+        let hidden = u32_at(bytes, 8);
+        let (qa, qb, scale) = (u32_at(bytes, 12), u32_at(bytes, 16), u32_at(bytes, 20));
+        let hidden = check_header(hidden, qa, qb, scale)?;
+        let expected = file_bytes(hidden);
+        if bytes.len() != expected {
+            return Err(NetworkError::WrongLength {
+                expected,
+                actual: bytes.len(),
+            });
+        }
+        let mut at = HEADER_BYTES;
+        let mut take = |count: usize| {
+            let slice = &bytes[at..at + 2 * count];
+            at += 2 * count;
+            i16s(slice)
+        };
+        let feature_weights = take(INPUTS * hidden);
+        let feature_biases = take(hidden);
+        let output_weights = take(2 * hidden);
+        let output_bias = u32_at(bytes, expected - 4) as i32;
+        Network::from_parts(NetworkParts {
+            hidden,
+            qa: qa as i16,
+            qb: qb as i16,
+            scale: scale as i32,
+            feature_weights,
+            feature_biases,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// A network from its numbers, validated like a file.
+    pub fn from_parts(parts: NetworkParts) -> Result<Network, NetworkError> {
+        let to_u32 = |v: i32| u32::try_from(v).unwrap_or(0);
+        let hidden = check_header(
+            u32::try_from(parts.hidden).unwrap_or(0),
+            to_u32(i32::from(parts.qa)),
+            to_u32(i32::from(parts.qb)),
+            to_u32(parts.scale),
+        )?;
+        if parts.feature_weights.len() != INPUTS * hidden {
+            return Err(NetworkError::WrongParts("feature weights"));
+        }
+        if parts.feature_biases.len() != hidden {
+            return Err(NetworkError::WrongParts("feature biases"));
+        }
+        if parts.output_weights.len() != 2 * hidden {
+            return Err(NetworkError::WrongParts("output weights"));
+        }
+        let limit = i16::MAX / parts.qa;
+        if let Some((index, &value)) = parts
+            .output_weights
+            .iter()
+            .enumerate()
+            .find(|&(_, w)| w.unsigned_abs() > limit.unsigned_abs())
+        {
+            return Err(NetworkError::OutputWeightTooLarge { index, value });
+        }
+        Ok(Network {
+            hidden,
+            qa: parts.qa,
+            qb: parts.qb,
+            scale: parts.scale,
+            feature_weights: parts.feature_weights,
+            feature_biases: parts.feature_biases,
+            output_weights: parts.output_weights,
+            output_bias: parts.output_bias,
+        })
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_bytes(self.hidden));
+        out.extend_from_slice(&MAGIC);
+        for field in [
+            VERSION,
+            self.hidden as u32,
+            self.qa as u32,
+            self.qb as u32,
+            self.scale as u32,
+        ] {
+            out.extend_from_slice(&field.to_le_bytes());
+        }
+        for list in [
+            &self.feature_weights,
+            &self.feature_biases,
+            &self.output_weights,
+        ] {
+            for w in list.iter() {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        out
+    }
+
+    /// The hidden size N.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The feature layer's quantisation.
+    pub fn qa(&self) -> i16 {
+        self.qa
+    }
+
+    /// The output layer's quantisation.
+    pub fn qb(&self) -> i16 {
+        self.qb
+    }
+
+    /// Centipawns per unit of the float output.
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
+    /// The N weights of one feature.
+    pub fn feature_row(&self, feature: usize) -> &[i16] {
+        &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// The feature layer's biases (an accumulator's start).
+    pub fn feature_biases(&self) -> &[i16] {
+        &self.feature_biases
+    }
+
+    /// The output weights for the side to move's accumulator and for the other side's.
+    pub fn output_weights(&self) -> (&[i16], &[i16]) {
+        self.output_weights.split_at(self.hidden)
+    }
+
+    /// The output bias, at scale QA * QB.
+    pub fn output_bias(&self) -> i32 {
+        self.output_bias
+    }
+}
+
+/// Checks the header's numbers; the hidden size as usize.
+fn check_header(hidden: u32, qa: u32, qb: u32, scale: u32) -> Result<usize, NetworkError> {
+    let n = hidden as usize;
+    if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_STEP) {
+        return Err(NetworkError::BadHiddenSize(hidden));
+    }
+    if !(1..=MAX_Q).contains(&qa) || !(1..=MAX_Q).contains(&qb) {
+        return Err(NetworkError::BadQuantisation { qa, qb });
+    }
+    if !(1..=MAX_SCALE).contains(&scale) {
+        return Err(NetworkError::BadScale(scale));
+    }
+    Ok(n)
+}

@@ -7,7 +7,8 @@
 //! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
 //! - [`perft`] and [`bench`]: move generator checks and the fixed-node benchmark;
 //! - [`tune`]: Texel tuning of the evaluation weights (`threefold tune`);
-//! - [`datagen`]: self-play training data for an NNUE evaluation (`threefold datagen`).
+//! - [`datagen`]: self-play training data for an NNUE evaluation (`threefold datagen`);
+//! - [`train`]: the NNUE trainer (`threefold train`).
 
 pub mod arbiter;
 pub mod bench;
@@ -16,5 +17,6 @@ pub mod eval;
 pub mod game;
 pub mod perft;
 pub mod search;
+pub mod train;
 pub mod tune;
 pub mod uci;

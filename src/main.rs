@@ -1,8 +1,9 @@
 //! Threefold's command line: no argument runs the UCI engine; `bench [depth]` and
 //! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games;
 //! `tune` generates training positions and fits the evaluation weights to them; `datagen`
-//! generates NNUE training data. Any other first argument that is a UCI command makes every
-//! argument one command, run in order (OpenBench: `threefold "genfens 10 seed 1 book None" quit`).
+//! generates NNUE training data and `train` trains a network on it. Any other first argument
+//! that is a UCI command makes every argument one command, run in order (OpenBench:
+//! `threefold "genfens 10 seed 1 book None" quit`).
 
 use std::process::ExitCode;
 
@@ -36,6 +37,13 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("train") => match threefold::train::command::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("threefold train: {message}");
+                ExitCode::from(2)
+            }
+        },
         Some(first)
             if uci::command::parse(first).is_ok_and(|c| c != uci::command::Command::Empty) =>
         {
@@ -56,6 +64,9 @@ fn main() -> ExitCode {
             );
             println!(
                 "       threefold datagen --out DIR | --stats PATH | --from-pgn FILE --out FILE ...   NNUE training data"
+            );
+            println!(
+                "       threefold train --data PATH --out FILE.nnue ...   train an NNUE network (threefold train for the options)"
             );
             println!(
                 "       threefold \"UCI COMMAND\" ...   run each argument as a UCI command, then exit (e.g. \"genfens 10 seed 1 book None\" quit)"

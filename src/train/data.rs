@@ -1,0 +1,187 @@
+//! Training positions: read from `threefold datagen` files (through `datagen::format`),
+//! filtered by `format::is_quiet`, turned into sparse feature lists, and split into a
+//! training and a held-out validation set by game (positions of one game are alike, so a
+//! game's positions all go to one side).
+
+use std::path::PathBuf;
+
+use shakmaty::{Chess, Color, Position};
+
+use crate::datagen::format::{self, GameRecord, GameResult, ReadError};
+use crate::eval::nnue;
+use crate::tune::Rng;
+
+/// The most pieces a position has.
+const MAX_PIECES: usize = 32;
+/// Validation positions kept as positions too, to compare the quantised net with the float one.
+const CHECK_POSITIONS: usize = 2_000;
+
+/// One training position: its features from White's perspective, the side to move, the
+/// search score and the game's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sample {
+    features: [u16; MAX_PIECES],
+    count: u8,
+    black_to_move: bool,
+    /// White-relative centipawns.
+    score: i16,
+    /// For White: 0 loss, 1 draw, 2 win.
+    result: u8,
+}
+
+impl Sample {
+    /// The sample of `pos`, with a White-relative score and the game's result.
+    pub fn new(pos: &Chess, white_score: i16, result: GameResult) -> Sample {
+        let mut features = [0u16; MAX_PIECES];
+        let mut count = 0;
+        for (piece, sq) in nnue::pieces(pos).take(MAX_PIECES) {
+            features[count] = nnue::index(Color::White, piece, sq) as u16;
+            count += 1;
+        }
+        Sample {
+            features,
+            count: count as u8,
+            black_to_move: pos.turn() == Color::Black,
+            score: white_score,
+            result: result.code(),
+        }
+    }
+
+    /// The features of the side to move's perspective and of the other side's, written into
+    /// the two buffers; returns how many there are (the same for both).
+    pub fn perspectives(&self, us: &mut [usize; 32], them: &mut [usize; 32]) -> usize {
+        let count = usize::from(self.count);
+        for (i, &f) in self.features[..count].iter().enumerate() {
+            let white = usize::from(f);
+            let black = nnue::other_perspective(white);
+            (us[i], them[i]) = if self.black_to_move {
+                (black, white)
+            } else {
+                (white, black)
+            };
+        }
+        count
+    }
+
+    /// The training target for the side to move: `wdl * result + (1 - wdl) * sigmoid(score / scale)`.
+    pub fn target(&self, wdl: f32, scale: f32) -> f32 {
+        let (result, score) = if self.black_to_move {
+            (2 - self.result, -self.score)
+        } else {
+            (self.result, self.score)
+        };
+        let result = f32::from(result) / 2.0;
+        wdl * result + (1.0 - wdl) * sigmoid(f32::from(score) / scale)
+    }
+}
+
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// What was read.
+#[derive(Debug, Default)]
+pub struct Dataset {
+    pub train: Vec<Sample>,
+    pub validation: Vec<Sample>,
+    /// The first validation positions as positions (for the quantisation check at the end).
+    pub check: Vec<Chess>,
+    pub files: usize,
+    pub games: usize,
+    /// Positions in the games, before the quiet filter.
+    pub positions: usize,
+}
+
+/// The `.tfd` files of each path (a file, or every `*.tfd` of a directory, sorted).
+pub fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "tfd"))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(format!("no .tfd files in {}", path.display()));
+            }
+            files.extend(found);
+        } else if path.is_file() {
+            files.push(path.clone());
+        } else {
+            return Err(format!(
+                "{} is neither a file nor a directory",
+                path.display()
+            ));
+        }
+    }
+    Ok(files)
+}
+
+/// Reads every game of the files; each game goes to validation with probability
+/// `validation`, decided by a generator seeded with `seed`. Stops adding games once
+/// `max_positions` quiet positions are read. A record cut short at the end of a file (a
+/// generator still writing it) is skipped with a warning.
+pub fn load(
+    files: &[PathBuf],
+    validation: f64,
+    seed: u64,
+    max_positions: usize,
+) -> Result<Dataset, String> {
+    let mut data = Dataset::default();
+    let mut rng = Rng::new(seed);
+    for path in files {
+        if data.train.len() + data.validation.len() >= max_positions {
+            break;
+        }
+        let mut file = std::io::BufReader::new(
+            std::fs::File::open(path)
+                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+        );
+        let (_, error) = format::read_games(&mut file, |game| {
+            if data.train.len() + data.validation.len() < max_positions {
+                let held_out = (rng.below(1_000_000) as f64) < validation * 1_000_000.0;
+                add_game(&mut data, &game, held_out);
+            }
+        });
+        data.files += 1;
+        match error {
+            None => {}
+            Some(ReadError::Truncated) => log::warn!(
+                "{}: the last game record is cut short (still being written?); skipped",
+                path.display()
+            ),
+            Some(e) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+    Ok(data)
+}
+
+fn add_game(data: &mut Dataset, game: &GameRecord, held_out: bool) {
+    data.games += 1;
+    for (pos, m, score) in game.positions() {
+        data.positions += 1;
+        if !format::is_quiet(&pos, m, score) {
+            continue;
+        }
+        let sample = Sample::new(&pos, score, game.result);
+        if held_out {
+            data.validation.push(sample);
+            if data.check.len() < CHECK_POSITIONS {
+                data.check.push(pos);
+            }
+        } else {
+            data.train.push(sample);
+        }
+    }
+}
+
+/// Shuffles in place (Fisher-Yates).
+pub fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
+}

@@ -1,0 +1,42 @@
+//! The NNUE trainer (issue 24, part 2), `threefold train ...`: a CPU trainer for the
+//! `(768 -> N) x 2 -> 1` SCReLU perspective network of `eval::nnue`.
+//!
+//! - `data.rs`: positions from `threefold datagen` files (quiet filter, sparse features,
+//!   validation split by game, shuffling);
+//! - `net.rs`: the float network, its gradient, clipping and quantisation;
+//! - `optim.rs`: AdamW and the learning-rate schedules (step, cosine);
+//! - `run.rs`: the epoch loop with data-parallel gradient sums over threads;
+//! - `checkpoint.rs`: float state between epochs, for `--resume`;
+//! - `command.rs`: the command line.
+//!
+//! The loss of a position is `(sigmoid(output) - target)²` with
+//! `target = wdl * result + (1 - wdl) * sigmoid(score / scale)`, both from the side to move;
+//! the network's output times `scale` is its score in centipawns.
+
+pub mod checkpoint;
+pub mod command;
+pub mod data;
+pub mod net;
+pub mod optim;
+pub mod run;
+
+/// Positions from random games (each move uniformly among the legal ones), for tests.
+#[cfg(test)]
+pub(crate) fn random_positions(games: usize, plies: usize, seed: u64) -> Vec<shakmaty::Chess> {
+    use shakmaty::Position;
+    let mut rng = crate::tune::Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = shakmaty::Chess::default();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            pos.play_unchecked(m);
+            out.push(pos.clone());
+        }
+    }
+    out
+}

@@ -163,29 +163,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
 /// Runs `threefold train ARGS`; the error is a message for the user.
 pub fn run(args: &[String]) -> Result<(), String> {
     let options = parse(args)?;
-    let files = data::data_files(&options.data)?;
     let settings = &options.settings;
     let started = std::time::Instant::now();
-    let Dataset {
-        train,
-        validation,
-        check,
-        files: file_count,
-        games,
-        positions,
-    } = data::load(
-        &files,
-        options.validation,
-        settings.seed,
-        options.max_positions,
-    )?;
-    eprintln!(
-        "train: {file_count} files, {games} games, {positions} positions, {} quiet: {} to train, {} held out ({:.1} s to read)",
-        train.len() + validation.len(),
-        train.len(),
-        validation.len(),
-        started.elapsed().as_secs_f64()
-    );
+    // The checkpoint first: a wrong one is found before reading the data.
     let mut state = if options.resume {
         let state = Checkpoint::load(&options.checkpoint, options.weight_decay)?;
         if state.net.hidden != options.hidden {
@@ -209,6 +189,27 @@ pub fn run(args: &[String]) -> Result<(), String> {
             epochs_done: 0,
         }
     };
+    let files = data::data_files(&options.data)?;
+    let Dataset {
+        train,
+        validation,
+        check,
+        files: file_count,
+        games,
+        positions,
+    } = data::load(
+        &files,
+        options.validation,
+        settings.seed,
+        options.max_positions,
+    )?;
+    eprintln!(
+        "train: {file_count} files, {games} games, {positions} positions, {} quiet: {} to train, {} held out ({:.1} s to read)",
+        train.len() + validation.len(),
+        train.len(),
+        validation.len(),
+        started.elapsed().as_secs_f64()
+    );
     if let Some(loss) = run::mean_loss(&state, &validation, settings) {
         eprintln!(
             "train: validation loss before epoch {}: {loss:.6}",

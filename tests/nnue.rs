@@ -290,3 +290,18 @@ fn kernel_speed() {
         );
     }
 }
+
+/// The net in `nnue/` (net 0, a pipeline test) is a valid file of the documented shape.
+#[test]
+fn the_committed_net_loads() {
+    let net = Network::from_bytes(include_bytes!("../nnue/net0-h64.nnue")).expect("loads");
+    assert_eq!(
+        (net.hidden(), net.qa(), net.qb(), net.scale()),
+        (64, 255, 64, 400)
+    );
+    let scores: Vec<i32> = random_games(4, 30, 2)
+        .iter()
+        .flat_map(|(line, _)| line.iter().map(|(pos, _)| evaluate_position(&net, pos)))
+        .collect();
+    assert!(scores.iter().any(|&s| s != scores[0]), "{scores:?}");
+}

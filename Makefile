@@ -1,17 +1,29 @@
 # OpenBench convention: `make` builds the engine; `make EXE=path` puts the binary at that path.
+# `make ARCH=x86-64-v3` (or x86-64-v2, native) builds for that CPU level into target/ARCH/; the
+# default is generic x86-64, which runs on any 64-bit PC.
 EXE ?= threefold
+ARCH ?=
+
+ifeq ($(ARCH),)
+BUILD = cargo build --release
+BIN = target/release/threefold
+else
+BUILD = RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(ARCH))" cargo build --release --target-dir target/$(ARCH)
+BIN = target/$(ARCH)/release/threefold
+endif
 
 .PHONY: all test bench clean
 
 all:
-	cargo build --release
-	cp target/release/threefold $(EXE)
+	$(BUILD)
+	cp $(BIN) $(EXE)
 
 test:
 	cargo test --release
 
 bench:
-	cargo run --release -- bench
+	$(BUILD)
+	$(BIN) bench
 
 clean:
 	cargo clean

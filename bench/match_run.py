@@ -1,5 +1,5 @@
 """Runs ../shared/tools/match.py and reads its summary line; shared by gauntlet.py and calibrate_elo.py."""
-import re, subprocess, sys
+import os, re, subprocess, sys
 
 from paths import MATCH
 
@@ -11,6 +11,9 @@ def run_match(match_args, log_path):
     """Plays a match (`match_args` are match.py's own flags), keeps its output in `log_path`, and
     returns the summary fields (w, d, l, score, elo, low, high, illegal, crashes, time losses) as
     strings, or None when the match printed no summary."""
+    if not os.path.exists(MATCH):
+        sys.exit(f'the match runner {MATCH} is not there: it is not part of the repository; '
+                 'name it with THREEFOLD_MATCH (README, "Benchmarks and matches")')
     proc = subprocess.run([sys.executable, MATCH] + match_args,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     with open(log_path, 'w') as log:

@@ -1,117 +1,155 @@
-//! Threefold's command line: no argument runs the UCI engine; `bench [depth]` and
+//! Threefold's command line (clap): no argument runs the UCI engine; `bench [depth]` and
 //! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games;
 //! `tune` generates training positions and fits the evaluation weights to them; `datagen`
-//! generates NNUE training data and `train` trains a network on it. Any other first argument
-//! that is a UCI command makes every argument one command, run in order (OpenBench:
-//! `threefold "genfens 10 seed 1 book None" quit`).
+//! generates NNUE training data and `train` trains a network on it. A first argument that is no subcommand but a UCI command makes
+//! every argument one command, run in order (OpenBench: `threefold "genfens 10 seed 1 book None"
+//! quit`). A new subcommand is a variant of [`Subcommand`] and an arm in [`main`].
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
+use clap::{CommandFactory, Parser};
 use threefold::uci::output::send;
-use threefold::{arbiter, bench, game, perft, uci};
+use threefold::{arbiter, bench, datagen, game, perft, train, tune, uci};
+
+/// The version `--version` prints: the crate's and the git commit `build.rs` recorded.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("THREEFOLD_COMMIT"),
+    ")"
+);
+
+/// A UCI chess engine that honours the repetition and move-count draw rules exactly.
+#[derive(Debug, Parser)]
+#[command(
+    name = "threefold",
+    version = VERSION,
+    after_help = "With no subcommand the engine speaks UCI on stdin/stdout.\n\
+        Arguments that are UCI commands are run in order, one command each, then the engine exits:\n  \
+        threefold \"genfens 10 seed 1 book None\" quit"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Subcommand>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Subcommand {
+    /// Fixed-depth benchmark; the last line is '<nodes> nodes <nps> nps'
+    Bench {
+        /// Search depth of each position
+        #[arg(default_value_t = bench::BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+    },
+    /// Counts the legal move paths of a position to a depth
+    Perft {
+        /// Plies to count
+        depth: u32,
+        /// The position as FEN, in one argument or several (default: the start position)
+        fen: Vec<String>,
+    },
+    /// Judges PGN games by the draw rules (its own options: threefold arbiter --help)
+    #[command(disable_help_flag = true)]
+    Arbiter {
+        /// Passed on to the arbiter as they are
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Texel tuning: generates training positions and fits the evaluation weights to them
+    Tune {
+        #[command(subcommand)]
+        command: tune::command::Command,
+    },
+    /// Generates NNUE training data by self-play, reports on it, converts PGN games to it
+    Datagen(datagen::command::Args),
+    /// Trains an NNUE network on datagen files and writes it quantised
+    Train(train::command::Args),
+}
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if let Some(commands) = uci_commands(&args) {
+        uci::run_commands(&commands);
+        return ExitCode::SUCCESS;
+    }
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with status 0; usage errors to stderr with 2.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
         None => {
             uci::run();
             ExitCode::SUCCESS
         }
-        Some("bench") => run_bench(args.get(1)),
-        Some("perft") => run_perft(&args[1..]),
-        Some("arbiter") => run_arbiter(&args[1..]),
-        Some("tune") => match threefold::tune::command::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("threefold tune: {message}");
-                ExitCode::from(2)
-            }
-        },
-        Some("datagen") => match threefold::datagen::command::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("threefold datagen: {message}");
-                ExitCode::from(2)
-            }
-        },
-        Some("train") => match threefold::train::command::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("threefold train: {message}");
-                ExitCode::from(2)
-            }
-        },
-        Some(first)
-            if uci::command::parse(first).is_ok_and(|c| c != uci::command::Command::Empty) =>
-        {
-            uci::run_commands(&args);
-            ExitCode::SUCCESS
-        }
-        Some("--help" | "-h" | "help") => {
-            println!("usage: threefold            run the UCI engine on stdin/stdout");
-            println!(
-                "       threefold bench [depth]   fixed-depth benchmark; last line '<nodes> nodes <nps> nps'"
-            );
-            println!("       threefold perft <depth> [fen]   count legal move paths");
-            println!(
-                "       threefold arbiter [--json] [FILE.pgn ...]   judge games by the draw rules (stdin without files)"
-            );
-            println!(
-                "       threefold tune generate|fit ...   Texel tuning (threefold tune for the options)"
-            );
-            println!(
-                "       threefold datagen --out DIR | --stats PATH | --from-pgn FILE --out FILE ...   NNUE training data"
-            );
-            println!(
-                "       threefold train --data PATH --out FILE.nnue ...   train an NNUE network (threefold train for the options)"
-            );
-            println!(
-                "       threefold \"UCI COMMAND\" ...   run each argument as a UCI command, then exit (e.g. \"genfens 10 seed 1 book None\" quit)"
-            );
-            ExitCode::SUCCESS
-        }
-        Some(other) => {
-            eprintln!("threefold: unknown argument '{other}' (try --help)");
+        Some(Subcommand::Bench { depth }) => run_bench(depth),
+        Some(Subcommand::Perft { depth, fen }) => run_perft(depth, &fen),
+        Some(Subcommand::Arbiter { args }) => run_arbiter(&args),
+        Some(Subcommand::Tune { command }) => usage_result("tune", tune::command::run(command)),
+        Some(Subcommand::Datagen(args)) => usage_result("datagen", datagen::command::run(args)),
+        Some(Subcommand::Train(args)) => usage_result("train", train::command::run(args)),
+    }
+}
+
+/// The arguments as UCI commands when the first one is no subcommand (nor an option) but a
+/// UCI command line (the OpenBench form); None otherwise.
+fn uci_commands(args: &[OsString]) -> Option<Vec<String>> {
+    let first = args.get(1)?.to_string_lossy();
+    let subcommand = Cli::command()
+        .get_subcommands()
+        .any(|s| s.get_name() == first || s.get_all_aliases().any(|a| a == first));
+    if subcommand || first == "help" || first.starts_with('-') {
+        return None;
+    }
+    uci::command::parse(&first)
+        .is_ok_and(|c| c != uci::command::Command::Empty)
+        .then(|| {
+            args[1..]
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect()
+        })
+}
+
+/// Status 0, or the message and status 2.
+fn usage_result(name: &str, result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("threefold {name}: {message}");
             ExitCode::from(2)
         }
     }
 }
 
-fn run_bench(depth: Option<&String>) -> ExitCode {
-    let depth = match depth.map(|d| d.parse::<u32>()) {
-        None => bench::BENCH_DEPTH,
-        Some(Ok(d)) if (1..=30).contains(&d) => d,
-        Some(_) => {
-            eprintln!("threefold: bench depth must be a number from 1 to 30");
-            return ExitCode::from(2);
-        }
-    };
+fn run_bench(depth: u32) -> ExitCode {
     let result = bench::run(depth, &mut |line| send(&line));
     send(&format!("{} nodes {} nps", result.nodes, result.nps));
     ExitCode::SUCCESS
 }
 
-fn run_perft(args: &[String]) -> ExitCode {
-    let Some(Ok(depth)) = args.first().map(|d| d.parse::<u32>()) else {
-        eprintln!("threefold: perft needs a depth");
-        return ExitCode::from(2);
-    };
-    let pos = match args
-        .get(1..)
-        .map(|rest| rest.join(" "))
-        .filter(|f| !f.is_empty())
-    {
-        Some(fen) => match game::parse_fen(&fen) {
+fn run_perft(depth: u32, fen: &[String]) -> ExitCode {
+    let pos = if fen.is_empty() {
+        shakmaty::Chess::default()
+    } else {
+        match game::parse_fen(&fen.join(" ")) {
             Ok(pos) => pos,
             Err(e) => {
-                eprintln!("threefold: {e}");
+                eprintln!("threefold perft: {e}");
                 return ExitCode::from(2);
             }
-        },
-        None => shakmaty::Chess::default(),
+        }
     };
     send(&perft::perft(&pos, depth).to_string());
     ExitCode::SUCCESS

@@ -136,8 +136,8 @@ fn train_refuses_bad_input_with_a_message() {
     let missing = dir.join("missing").to_string_lossy().into_owned();
     let out = dir.join("x.nnue").to_string_lossy().into_owned();
     for (args, expected) in [
-        (vec!["train"], "needs --data"),
-        (vec!["train", "--data", &garbage], "needs --out"),
+        (vec!["train"], "--data"),
+        (vec!["train", "--data", &garbage], "--out"),
         (
             vec!["train", "--data", &missing, "--out", &out],
             "neither a file nor a directory",
@@ -149,7 +149,7 @@ fn train_refuses_bad_input_with_a_message() {
         ),
         (
             vec!["train", "--data", &garbage, "--out", &out, "--epochs", "x"],
-            "not a valid value",
+            "invalid value",
         ),
         (
             vec!["train", "--data", &garbage, "--out", &out, "--wdl", "2"],
@@ -157,7 +157,7 @@ fn train_refuses_bad_input_with_a_message() {
         ),
         (
             vec!["train", "--data", &garbage, "--out", &out, "--bogus", "1"],
-            "unknown option",
+            "unexpected argument",
         ),
         (
             vec!["train", "--data", &garbage, "--out", &out, "--resume"],

@@ -1,4 +1,4 @@
-//! The `threefold datagen` command line:
+//! The `threefold datagen` command line (clap):
 //!
 //! ```text
 //! threefold datagen --out DIR [--seed 1] [--threads N] [--nodes 5000] [--hard-nodes 50000]
@@ -12,8 +12,7 @@
 //! Progress and summaries go to stderr, except `--stats` and `--dump`, whose report is the
 //! output.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::openings::OpeningRules;
@@ -22,120 +21,134 @@ use super::selfplay::Adjudication;
 use super::{pgn, stats};
 use crate::tune::generate::read_openings;
 
-pub const USAGE: &str = "usage: threefold datagen --out DIR [--seed N] [--threads N] [--nodes N] [--hard-nodes N] [--games N] [--minutes M]
-                         [--book FILE.epd] [--random-plies N] [--opening-nodes N] [--opening-max-score CP]
-                         [--draw-adjudication on|off] [--report-secs N]
-       threefold datagen --stats FILE_OR_DIR
-       threefold datagen --dump FILE_OR_DIR
-       threefold datagen --from-pgn FILE.pgn --out FILE";
+/// The options of `threefold datagen`: self-play into `--out DIR` (the default mode), or one
+/// of `--stats`, `--dump`, `--from-pgn`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Progress and summaries go to stderr; --stats and --dump print their report on stdout."
+)]
+pub struct Args {
+    /// Self-play: the directory of the data files (created if missing; a run resumes the batch
+    /// of its seed). With --from-pgn: the data file to write (must not exist)
+    #[arg(long, value_name = "DIR", required_unless_present_any = ["stats", "dump"])]
+    pub out: Option<PathBuf>,
+    /// Reports games, positions, W/D/L and a score histogram of a data file or directory
+    #[arg(long, value_name = "FILE_OR_DIR", exclusive = true)]
+    pub stats: Option<PathBuf>,
+    /// Prints every position of a data file or directory: FEN | move | score | result
+    #[arg(long, value_name = "FILE_OR_DIR", exclusive = true)]
+    pub dump: Option<PathBuf>,
+    /// Converts the scored games of a PGN file (cutechess-cli, fastchess, OpenBench) into --out FILE
+    #[arg(
+        long,
+        value_name = "FILE.pgn",
+        requires = "out",
+        conflicts_with = "SelfPlay"
+    )]
+    pub from_pgn: Option<PathBuf>,
+    #[command(flatten)]
+    pub self_play: SelfPlay,
+}
 
-const FLAGS: &[&str] = &[
-    "out",
-    "seed",
-    "threads",
-    "nodes",
-    "hard-nodes",
-    "games",
-    "minutes",
-    "book",
-    "random-plies",
-    "opening-nodes",
-    "opening-max-score",
-    "draw-adjudication",
-    "report-secs",
-    "stats",
-    "dump",
-    "from-pgn",
-];
+/// The self-play options of `threefold datagen --out DIR`.
+#[derive(Debug, clap::Args)]
+#[group(id = "SelfPlay", multiple = true)]
+pub struct SelfPlay {
+    /// The batch: the same seed gives the same games
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Game threads [default: the number of cores]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+    /// Soft node budget a move: no new iteration once it is spent
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Hard node limit a move, at least --nodes [default: ten times --nodes]
+    #[arg(long, value_name = "N")]
+    pub hard_nodes: Option<u64>,
+    /// Stop after this many games in this run [default: until killed]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: Option<u64>,
+    /// Start no game after this many minutes [default: until killed]
+    #[arg(long, value_name = "M", value_parser = positive_minutes)]
+    pub minutes: Option<Duration>,
+    /// Openings from a random position of this EPD/FEN file [default: random-move openings]
+    #[arg(long, value_name = "FILE.epd")]
+    pub book: Option<PathBuf>,
+    /// Random plies after the start (8) or book position (2); one more half the time
+    #[arg(long, value_name = "N")]
+    pub random_plies: Option<usize>,
+    /// Nodes of the search that checks an opening [default: 1000]
+    #[arg(long, value_name = "N")]
+    pub opening_nodes: Option<u64>,
+    /// An opening is kept only within this many centipawns [default: 300]
+    #[arg(long, value_name = "CP", value_parser = clap::value_parser!(i32).range(0..))]
+    pub opening_max_score: Option<i32>,
+    /// Adjudicate long quiet games as draws (after ply 80, within ±10 cp for 12 plies)
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
+    pub draw_adjudication: String,
+    /// Seconds between progress lines on stderr
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub report_secs: u64,
+}
 
-/// Runs `threefold datagen ARGS`; the error is a message for the user (exit status 2).
-pub fn run(args: &[String]) -> Result<(), String> {
-    let flags = flags(args)?;
-    if let Some(path) = flags.get("stats") {
-        if flags.len() > 1 {
-            return Err(format!("--stats takes no other option\n{USAGE}"));
-        }
-        let stats = stats::collect(std::path::Path::new(path))?;
+/// Runs `threefold datagen ...`; the error is a message for the user (exit status 2).
+pub fn run(args: Args) -> Result<(), String> {
+    if let Some(path) = &args.stats {
+        let stats = stats::collect(path)?;
         if stats.files == 0 {
-            return Err(format!("no .tfd data files in {path}"));
+            return Err(format!("no .tfd data files in {}", path.display()));
         }
         print!("{}", stats::report(&stats));
         return Ok(());
     }
-    if let Some(path) = flags.get("dump") {
-        if flags.len() > 1 {
-            return Err(format!("--dump takes no other option\n{USAGE}"));
-        }
+    if let Some(path) = &args.dump {
         let stdout = std::io::stdout();
         let mut out = std::io::BufWriter::new(stdout.lock());
-        stats::dump(std::path::Path::new(path), &mut out)?;
+        stats::dump(path, &mut out)?;
         return match std::io::Write::flush(&mut out) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing: {e}")),
             _ => Ok(()),
         };
     }
-    if let Some(pgn_path) = flags.get("from-pgn") {
-        return convert(pgn_path, &flags);
-    }
-    generate(&flags)
-}
-
-/// `--name value` pairs, each name one of [`FLAGS`] and given once.
-fn flags(args: &[String]) -> Result<HashMap<String, String>, String> {
-    if args.is_empty() {
-        return Err(USAGE.to_string());
-    }
-    let mut map = HashMap::new();
-    let mut items = args.iter();
-    while let Some(name) = items.next() {
-        let key = name
-            .strip_prefix("--")
-            .filter(|k| FLAGS.contains(k))
-            .ok_or_else(|| format!("unknown option '{name}'\n{USAGE}"))?;
-        let value = items
-            .next()
-            .ok_or_else(|| format!("--{key} needs a value"))?;
-        if map.insert(key.to_string(), value.clone()).is_some() {
-            return Err(format!("--{key} given twice"));
-        }
-    }
-    Ok(map)
-}
-
-/// The number given for `--name` (at least `min`), or `default`.
-fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
-    flags: &HashMap<String, String>,
-    name: &str,
-    default: T,
-    min: T,
-) -> Result<T, String> {
-    match flags.get(name) {
-        None => Ok(default),
-        Some(text) => match text.parse::<T>() {
-            Ok(value) if value >= min => Ok(value),
-            _ => Err(format!(
-                "--{name} must be a number of at least {min}, got '{text}'"
-            )),
-        },
+    let Some(out) = &args.out else {
+        return Err("datagen needs --out DIR (or --stats, --dump)".to_string());
+    };
+    match &args.from_pgn {
+        Some(pgn_path) => convert(pgn_path, out),
+        None => generate(&args.self_play, out),
     }
 }
 
-fn generate(flags: &HashMap<String, String>) -> Result<(), String> {
-    let out = flags
-        .get("out")
-        .ok_or_else(|| format!("datagen needs --out DIR\n{USAGE}"))?;
+/// `--minutes M`: a positive number of minutes.
+fn positive_minutes(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|m| *m > 0.0)
+        .and_then(|m| Duration::try_from_secs_f64(m * 60.0).ok())
+        .ok_or_else(|| format!("a positive number of minutes, not '{text}'"))
+}
+
+fn generate(args: &SelfPlay, out: &Path) -> Result<(), String> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let nodes = number(flags, "nodes", 5_000u64, 1)?;
-    let book = match flags.get("book") {
+    let nodes = args.nodes;
+    let hard_nodes = args.hard_nodes.unwrap_or(nodes.saturating_mul(10));
+    if hard_nodes < nodes {
+        return Err(format!(
+            "--hard-nodes must be at least --nodes ({nodes}), got {hard_nodes}"
+        ));
+    }
+    let book = match &args.book {
         None => None,
         Some(path) => {
+            let shown = path.display().to_string();
             let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
             let positions = read_openings(&text);
             if positions.is_empty() {
-                return Err(format!("no legal positions in the book {path}"));
+                return Err(format!("no legal positions in the book {shown}"));
             }
-            Some((path.clone(), positions))
+            Some((shown, positions))
         }
     };
     let defaults = if book.is_some() {
@@ -143,30 +156,26 @@ fn generate(flags: &HashMap<String, String>) -> Result<(), String> {
     } else {
         OpeningRules::random()
     };
-    let draw_adjudication = match flags.get("draw-adjudication").map(String::as_str) {
-        None | Some("on") => true,
-        Some("off") => false,
-        Some(other) => return Err(format!("--draw-adjudication is on or off, got '{other}'")),
+    let threads = match args.threads {
+        None => cores,
+        Some(n) => usize::try_from(n).map_err(|_| format!("--threads {n} is too large"))?,
     };
     let options = Options {
-        out: PathBuf::from(out),
-        seed: number(flags, "seed", 1u64, 0)?,
-        threads: number(flags, "threads", cores, 1)?,
+        out: out.to_path_buf(),
+        seed: args.seed,
+        threads,
         nodes,
-        hard_nodes: number(flags, "hard-nodes", nodes.saturating_mul(10), nodes)?,
-        games: flags
-            .contains_key("games")
-            .then(|| number(flags, "games", 0u64, 1))
-            .transpose()?,
-        time_limit: minutes(flags)?,
+        hard_nodes,
+        games: args.games,
+        time_limit: args.minutes,
         book,
         openings: OpeningRules {
-            random_plies: number(flags, "random-plies", defaults.random_plies, 0)?,
-            check_nodes: number(flags, "opening-nodes", defaults.check_nodes, 0)?,
-            max_score: number(flags, "opening-max-score", defaults.max_score, 0)?,
+            random_plies: args.random_plies.unwrap_or(defaults.random_plies),
+            check_nodes: args.opening_nodes.unwrap_or(defaults.check_nodes),
+            max_score: args.opening_max_score.unwrap_or(defaults.max_score),
         },
-        adjudication: datagen_adjudication(draw_adjudication),
-        report_every: Duration::from_secs(number(flags, "report-secs", 30u64, 1)?),
+        adjudication: datagen_adjudication(args.draw_adjudication == "on"),
+        report_every: Duration::from_secs(args.report_secs),
     };
     eprintln!(
         "datagen: {} threads, {} nodes a move (soft; hard {}), seed {}, into {} (engine {})",
@@ -189,19 +198,6 @@ fn generate(flags: &HashMap<String, String>) -> Result<(), String> {
     Ok(())
 }
 
-/// `--minutes M` as a duration.
-fn minutes(flags: &HashMap<String, String>) -> Result<Option<Duration>, String> {
-    let Some(text) = flags.get("minutes") else {
-        return Ok(None);
-    };
-    text.parse::<f64>()
-        .ok()
-        .filter(|m| *m > 0.0)
-        .and_then(|m| Duration::try_from_secs_f64(m * 60.0).ok())
-        .map(Some)
-        .ok_or_else(|| format!("--minutes must be a positive number, got '{text}'"))
-}
-
 /// Datagen's adjudication: the default win adjudication (±10 pawns for 8 plies), 400 plies,
 /// and with `draws`, a draw after ply 80 once the score has stayed within ±0.10 for 12 plies.
 pub fn datagen_adjudication(draws: bool) -> Adjudication {
@@ -213,22 +209,20 @@ pub fn datagen_adjudication(draws: bool) -> Adjudication {
     }
 }
 
-fn convert(pgn_path: &str, flags: &HashMap<String, String>) -> Result<(), String> {
-    let out_path = flags
-        .get("out")
-        .ok_or_else(|| format!("--from-pgn needs --out FILE\n{USAGE}"))?;
-    if flags.len() > 2 {
-        return Err(format!("--from-pgn takes only --out\n{USAGE}"));
-    }
-    let input =
-        std::fs::File::open(pgn_path).map_err(|e| format!("cannot open {pgn_path}: {e}"))?;
+fn convert(pgn_path: &Path, out_path: &Path) -> Result<(), String> {
+    let input = std::fs::File::open(pgn_path)
+        .map_err(|e| format!("cannot open {}: {e}", pgn_path.display()))?;
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(out_path)
         .map_err(|e| {
-            format!("cannot create {out_path} (an existing file is not overwritten): {e}")
+            format!(
+                "cannot create {} (an existing file is not overwritten): {e}",
+                out_path.display()
+            )
         })?;
+    let (pgn_path, out_path) = (pgn_path.display(), out_path.display());
     let mut out = std::io::BufWriter::new(file);
     let done = pgn::convert(std::io::BufReader::new(input), &mut out)
         .and_then(|done| std::io::Write::flush(&mut out).map(|()| done))

@@ -21,7 +21,62 @@ use super::optim::{AdamW, Schedule};
 use super::run::{self, Settings};
 use crate::eval::nnue::{self, HIDDEN_STEP, MAX_HIDDEN};
 
-pub const USAGE: &str = "usage: threefold train --data PATH [--data PATH ...] --out FILE.nnue [--hidden 64] [--epochs 10] [--batch 16384] [--lr 0.001] [--schedule cosine|step] [--step-every 4] [--gamma 0.3] [--wdl 0.3] [--scale 400] [--weight-decay 0.01] [--validation 0.1] [--seed 1] [--threads 2] [--max-positions N] [--checkpoint FILE] [--resume]";
+/// The options of `threefold train`, as the command line gives them.
+#[derive(Debug, Clone, clap::Args)]
+#[command(about = "Trains an NNUE network on datagen files and writes it quantised")]
+pub struct Args {
+    /// A .tfd file or a directory of them (repeat the option for more)
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// Where the quantised net is written
+    #[arg(long)]
+    out: PathBuf,
+    /// The float training state, written after every epoch [default: OUT.ckpt]
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Start from the checkpoint and run the epochs still missing
+    #[arg(long)]
+    resume: bool,
+    /// Hidden neurons per perspective (a multiple of 16)
+    #[arg(long, default_value_t = 64)]
+    hidden: usize,
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Positions per gradient step
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// The starting learning rate
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// How the learning rate falls: cosine (to 1% at the end) or step
+    #[arg(long, default_value = "cosine")]
+    schedule: String,
+    /// With --schedule step: epochs between two drops
+    #[arg(long, default_value_t = 4)]
+    step_every: usize,
+    /// With --schedule step: the factor of each drop
+    #[arg(long, default_value_t = 0.3)]
+    gamma: f32,
+    /// The weight of the game result in the target, from 0 to 1 (the rest is the score's)
+    #[arg(long, default_value_t = 0.3)]
+    wdl: f32,
+    /// Centipawns per unit of the sigmoid's input
+    #[arg(long, default_value_t = 400.0)]
+    scale: f32,
+    #[arg(long, default_value_t = 0.01)]
+    weight_decay: f32,
+    /// The share of games held out for validation
+    #[arg(long, default_value_t = 0.1)]
+    validation: f64,
+    /// Seeds the initial weights and the shuffling
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Reads at most this many positions
+    #[arg(long)]
+    max_positions: Option<usize>,
+}
 
 /// The options of one run.
 #[derive(Debug, Clone)]
@@ -37,65 +92,39 @@ struct Options {
     settings: Settings,
 }
 
-fn value<T: std::str::FromStr>(name: &str, text: Option<&String>) -> Result<T, String> {
-    let text = text.ok_or_else(|| format!("--{name} needs a value\n{USAGE}"))?;
-    text.parse()
-        .map_err(|_| format!("--{name}: '{text}' is not a valid value\n{USAGE}"))
-}
-
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut data = Vec::new();
-    let mut out = None;
-    let mut checkpoint = None;
-    let mut resume = false;
-    let mut hidden = 64;
-    let mut weight_decay = 0.01;
-    let mut validation = 0.1;
-    let mut max_positions = usize::MAX;
-    let mut schedule = "cosine".to_string();
-    let (mut step_every, mut gamma) = (4, 0.3);
+/// The command line checked and turned into the options of a run.
+fn parse(args: Args) -> Result<Options, String> {
+    let Args {
+        data,
+        out,
+        checkpoint,
+        resume,
+        hidden,
+        epochs,
+        batch,
+        lr,
+        schedule,
+        step_every,
+        gamma,
+        wdl,
+        scale,
+        weight_decay,
+        validation,
+        seed,
+        threads,
+        max_positions,
+    } = args;
+    let max_positions = max_positions.unwrap_or(usize::MAX);
     let mut settings = Settings {
-        epochs: 10,
-        batch: 16_384,
-        lr: 0.001,
+        epochs,
+        batch,
+        lr,
         schedule: Schedule::Cosine { end: 0.01 },
-        wdl: 0.3,
-        scale: 400.0,
-        threads: 2,
-        seed: 1,
+        wdl,
+        scale,
+        threads,
+        seed,
     };
-    let mut items = args.iter();
-    while let Some(arg) = items.next() {
-        let name = arg
-            .strip_prefix("--")
-            .ok_or_else(|| format!("expected an option like --data, got '{arg}'\n{USAGE}"))?;
-        let mut next = || items.next();
-        match name {
-            "data" => data.push(PathBuf::from(value::<String>(name, next())?)),
-            "out" => out = Some(PathBuf::from(value::<String>(name, next())?)),
-            "checkpoint" => checkpoint = Some(PathBuf::from(value::<String>(name, next())?)),
-            "resume" => resume = true,
-            "hidden" => hidden = value(name, next())?,
-            "epochs" => settings.epochs = value(name, next())?,
-            "batch" => settings.batch = value(name, next())?,
-            "lr" => settings.lr = value(name, next())?,
-            "schedule" => schedule = value(name, next())?,
-            "step-every" => step_every = value(name, next())?,
-            "gamma" => gamma = value(name, next())?,
-            "wdl" => settings.wdl = value(name, next())?,
-            "scale" => settings.scale = value(name, next())?,
-            "weight-decay" => weight_decay = value(name, next())?,
-            "validation" => validation = value(name, next())?,
-            "seed" => settings.seed = value(name, next())?,
-            "threads" => settings.threads = value(name, next())?,
-            "max-positions" => max_positions = value(name, next())?,
-            _ => return Err(format!("unknown option --{name}\n{USAGE}")),
-        }
-    }
-    if data.is_empty() {
-        return Err(format!("train needs --data PATH\n{USAGE}"));
-    }
-    let out = out.ok_or_else(|| format!("train needs --out FILE\n{USAGE}"))?;
     if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_STEP) {
         return Err(format!(
             "--hidden must be a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}"
@@ -161,7 +190,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
 }
 
 /// Runs `threefold train ARGS`; the error is a message for the user.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: Args) -> Result<(), String> {
     let options = parse(args)?;
     let settings = &options.settings;
     let started = std::time::Instant::now();

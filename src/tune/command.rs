@@ -1,85 +1,131 @@
-//! The `threefold tune` command line:
+//! The `threefold tune` command line (clap):
 //!
 //! ```text
-//! threefold tune generate --out FILE [--games 2000] [--nodes 5000] [--threads 2] [--seed 1]
-//!                         [--book ../shared/books/2moves_v1.epd]
+//! threefold tune generate --out FILE --book FILE.epd [--games 2000] [--nodes 5000] [--threads 2] [--seed 1]
 //! threefold tune fit --data FILE [--passes 50] [--threads 2] [--limit N]
 //!                    [--min-support 1000] [--patience 3] [--freeze material,tempo]
-//!                    [--weights src/eval/weights.rs]
+//!                    [--weights FILE]
 //! ```
+//!
+//! `--weights` defaults to `src/eval/weights.rs` of the source tree the binary was built from,
+//! whatever the working directory; the book has no default (none ships with the repository).
 
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 use super::fit::{self, Sample};
 use super::generate::{self, Options};
 use crate::eval::weights::{WEIGHTS, with_weights};
 
-const USAGE: &str = "usage: threefold tune generate --out FILE [--games N] [--nodes N] [--threads N] [--seed N] [--book FILE]\n       threefold tune fit --data FILE [--passes N] [--threads N] [--limit N] [--min-support N] [--patience N] [--freeze FIELD,...] [--weights FILE]";
+/// The weights file of the source tree this binary was built from.
+const SOURCE_WEIGHTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/weights.rs");
 
-/// Runs `threefold tune ARGS`; the error is a message for the user.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let (what, rest) = args.split_first().ok_or(USAGE)?;
-    let flags = flags(rest)?;
-    match what.as_str() {
-        "generate" => generate(&flags),
-        "fit" => fit(&flags),
-        _ => Err(USAGE.to_string()),
+/// `threefold tune generate|fit`.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Plays self-play games from book openings and writes their quiet positions as FEN;RESULT lines
+    #[command(
+        after_help = "A book: any EPD or FEN file, one position a line, e.g. Stockfish's 2moves_v1.epd, or\n  \
+        threefold \"genfens 2000 seed 1 book None\" quit | sed -n 's/^info string genfens //p' > openings.epd"
+    )]
+    Generate(GenerateArgs),
+    /// Fits the evaluation weights to training positions (Texel's method) and rewrites the weights file
+    Fit(FitArgs),
+}
+
+/// The options of `tune generate`.
+#[derive(Debug, clap::Args)]
+pub struct GenerateArgs {
+    /// The training positions are written here (an existing file is replaced)
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Opening positions (EPD or FEN, one a line); each game starts from a random one
+    #[arg(long, value_name = "FILE.epd")]
+    pub book: PathBuf,
+    /// Games to play
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Nodes a move (each move varies it by up to half)
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Game threads
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+    /// The same seed gives the same positions
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Seconds between progress lines on stderr
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub report_secs: u64,
+}
+
+/// The options of `tune fit`.
+#[derive(Debug, clap::Args)]
+pub struct FitArgs {
+    /// Training positions as `tune generate` writes them (FEN;RESULT)
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// At most this many passes over the weights
+    #[arg(long, default_value_t = 50)]
+    pub passes: usize,
+    /// Threads computing the error
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+    /// Read at most this many positions
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// A weight that fewer training positions depend on is left alone
+    #[arg(long, default_value_t = 1_000)]
+    pub min_support: usize,
+    /// Passes without a better held-out error before the fit stops
+    #[arg(long, default_value_t = 3)]
+    pub patience: usize,
+    /// Weight fields left alone, separated by commas (e.g. material,tempo)
+    #[arg(long, value_name = "FIELD,...", value_delimiter = ',')]
+    pub freeze: Vec<String>,
+    /// The weights file, rewritten after each pass [default: src/eval/weights.rs of the source
+    /// tree this binary was built from]
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+}
+
+/// Runs `threefold tune ...`; the error is a message for the user.
+pub fn run(command: Command) -> Result<(), String> {
+    match command {
+        Command::Generate(args) => generate(&args),
+        Command::Fit(args) => fit(&args),
     }
 }
 
-/// `--name value` pairs.
-fn flags(args: &[String]) -> Result<HashMap<String, String>, String> {
-    let mut map = HashMap::new();
-    let mut items = args.iter();
-    while let Some(name) = items.next() {
-        let key = name
-            .strip_prefix("--")
-            .ok_or_else(|| format!("expected an option like --games, got '{name}'\n{USAGE}"))?;
-        let value = items
-            .next()
-            .ok_or_else(|| format!("--{key} needs a value"))?;
-        map.insert(key.to_string(), value.clone());
-    }
-    Ok(map)
+/// `n` as a count of this machine (threads, games).
+fn count(n: u64, name: &str) -> Result<usize, String> {
+    usize::try_from(n).map_err(|_| format!("--{name} {n} is too large for this machine"))
 }
 
-/// The number given for `--name`, or `default`.
-fn number<T: std::str::FromStr>(
-    flags: &HashMap<String, String>,
-    name: &str,
-    default: T,
-) -> Result<T, String> {
-    match flags.get(name) {
-        None => Ok(default),
-        Some(text) => text
-            .parse()
-            .map_err(|_| format!("--{name} must be a number, got '{text}'")),
-    }
-}
-
-fn generate(flags: &HashMap<String, String>) -> Result<(), String> {
-    let out_path = flags.get("out").ok_or("tune generate needs --out FILE")?;
-    let book_path = flags
-        .get("book")
-        .map_or("../shared/books/2moves_v1.epd", String::as_str);
-    let book =
-        std::fs::read_to_string(book_path).map_err(|e| format!("cannot read {book_path}: {e}"))?;
+fn generate(args: &GenerateArgs) -> Result<(), String> {
+    let book_path = args.book.display();
+    let book = std::fs::read_to_string(&args.book)
+        .map_err(|e| format!("cannot read the book {book_path}: {e}"))?;
     let openings = generate::read_openings(&book);
     if openings.is_empty() {
         return Err(format!("no positions in {book_path}"));
     }
     let options = Options {
-        games: number(flags, "games", 2_000)?,
-        nodes: number(flags, "nodes", 5_000)?,
-        threads: number(flags, "threads", 2)?,
-        seed: number(flags, "seed", 1)?,
+        games: count(args.games, "games")?,
+        nodes: args.nodes,
+        threads: count(args.threads, "threads")?,
+        seed: args.seed,
     };
+    let out_path = args.out.display();
     let file =
-        std::fs::File::create(out_path).map_err(|e| format!("cannot create {out_path}: {e}"))?;
+        std::fs::File::create(&args.out).map_err(|e| format!("cannot create {out_path}: {e}"))?;
     let mut out = BufWriter::new(file);
     let started = std::time::Instant::now();
-    let written = generate::run(&openings, &options, &mut out)
+    let report_every = std::time::Duration::from_secs(args.report_secs);
+    let mut progress = |progress: generate::Progress| {
+        eprintln!("{}", progress_line(&progress, options.games));
+    };
+    let written = generate::run(&openings, &options, &mut out, report_every, &mut progress)
         .map_err(|e| format!("writing {out_path}: {e}"))?;
     out.flush()
         .map_err(|e| format!("writing {out_path}: {e}"))?;
@@ -91,22 +137,41 @@ fn generate(flags: &HashMap<String, String>) -> Result<(), String> {
     Ok(())
 }
 
-fn fit(flags: &HashMap<String, String>) -> Result<(), String> {
-    let data_path = flags.get("data").ok_or("tune fit needs --data FILE")?;
-    let weights_path = flags
-        .get("weights")
-        .map_or("src/eval/weights.rs", String::as_str);
-    let source = std::fs::read_to_string(weights_path)
-        .map_err(|e| format!("cannot read {weights_path}: {e}"))?;
+/// `tune generate: 120/2000 games (6%), 8,345 positions, 1.2 games/s, 83 positions/s, 100 s`.
+fn progress_line(progress: &generate::Progress, games: usize) -> String {
+    let seconds = progress.elapsed.as_secs_f64().max(1e-3);
+    format!(
+        "tune generate: {}/{games} games ({:.0}%), {} positions, {:.1} games/s, {:.0} positions/s, {:.0} s",
+        progress.games,
+        100.0 * progress.games as f64 / games.max(1) as f64,
+        progress.positions,
+        progress.games as f64 / seconds,
+        progress.positions as f64 / seconds,
+        seconds
+    )
+}
+
+fn fit(args: &FitArgs) -> Result<(), String> {
+    let weights_path = args
+        .weights
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(SOURCE_WEIGHTS));
+    let weights_shown = weights_path.display();
+    let source = std::fs::read_to_string(&weights_path).map_err(|e| {
+        let hint = if args.weights.is_none() {
+            " (the weights of the source tree this binary was built from; give --weights FILE)"
+        } else {
+            ""
+        };
+        format!("cannot read {weights_shown}{hint}: {e}")
+    })?;
     if with_weights(&source, &WEIGHTS).is_none() {
-        return Err(format!("{weights_path} has no tuned-weights markers"));
+        return Err(format!("{weights_shown} has no tuned-weights markers"));
     }
-    let threads = number(flags, "threads", 2)?;
-    let passes = number(flags, "passes", 50)?;
-    let min_support = number(flags, "min-support", 1_000)?;
-    let limit = number(flags, "limit", usize::MAX)?;
-    let frozen_fields = frozen_fields(flags)?;
-    let samples = read_samples(data_path, limit)?;
+    let threads = count(args.threads, "threads")?;
+    let min_support = args.min_support;
+    let frozen_fields = frozen_fields(&args.freeze)?;
+    let samples = read_samples(&args.data, args.limit.unwrap_or(usize::MAX))?;
     let (train, held_out) = fit::split(samples);
     println!(
         "{} training positions, {} held out",
@@ -121,16 +186,16 @@ fn fit(flags: &HashMap<String, String>) -> Result<(), String> {
             started.elapsed().as_secs_f64()
         );
         if let Some(text) = with_weights(&source, w)
-            && let Err(e) = std::fs::write(weights_path, text)
+            && let Err(e) = std::fs::write(&weights_path, text)
         {
-            log::error!("cannot write {weights_path}: {e}");
+            log::error!("cannot write {weights_shown}: {e}");
         }
     };
     let limits = fit::Limits {
-        max_passes: passes,
+        max_passes: args.passes,
         min_support,
         threads,
-        patience: number(flags, "patience", 3)?,
+        patience: args.patience,
         frozen_fields: &frozen_fields,
     };
     let report = fit::fit(&train, &held_out, &mut weights, limits, &mut save);
@@ -149,17 +214,15 @@ fn fit(flags: &HashMap<String, String>) -> Result<(), String> {
         report.held_out_before,
         report.held_out_after
     );
-    println!("weights written to {weights_path}; rebuild to use them");
+    println!("weights written to {weights_shown}; rebuild to use them");
     Ok(())
 }
 
 /// The fields named by `--freeze a,b`, each checked against the fields of `Weights`.
-fn frozen_fields(flags: &HashMap<String, String>) -> Result<Vec<String>, String> {
-    let Some(list) = flags.get("freeze") else {
-        return Ok(Vec::new());
-    };
+fn frozen_fields(names: &[String]) -> Result<Vec<String>, String> {
     let known: Vec<&str> = (0..WEIGHTS.count()).map(|i| WEIGHTS.field(i)).collect();
-    list.split(',')
+    names
+        .iter()
         .map(|name| {
             let name = name.trim();
             if known.contains(&name) {
@@ -172,8 +235,10 @@ fn frozen_fields(flags: &HashMap<String, String>) -> Result<Vec<String>, String>
 }
 
 /// Reads up to `limit` samples, skipping (and counting) lines that cannot be used.
-fn read_samples(path: &str, limit: usize) -> Result<Vec<Sample>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+fn read_samples(path: &Path, limit: usize) -> Result<Vec<Sample>, String> {
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let path = path.display();
     let mut samples = Vec::new();
     let mut skipped = 0;
     for (number, line) in BufReader::new(file).lines().enumerate() {

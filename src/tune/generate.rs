@@ -11,6 +11,7 @@
 use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
@@ -27,6 +28,8 @@ const SKIP_PLIES: usize = 6;
 const KEEP_BELOW: i32 = 1_500;
 /// Hash table per game thread, in MiB.
 const HASH_MIB: usize = 16;
+/// How often the main thread looks whether the game threads are done.
+const POLL: Duration = Duration::from_millis(50);
 
 /// What `threefold tune generate` was asked for.
 #[derive(Debug, Clone)]
@@ -44,16 +47,31 @@ pub struct Played {
     pub white_score: f64,
 }
 
+/// How far `run` has got, reported every so often while it plays.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    pub games: usize,
+    pub positions: usize,
+    pub elapsed: Duration,
+}
+
 /// Plays `options.games` games from `openings` on `options.threads` threads, writing each
-/// game's labelled positions to `out` as it ends. Returns the number of positions written.
+/// game's labelled positions to `out` as it ends, and calling `progress` every `report_every`
+/// while games are being played and once at the end. Returns the number of positions written.
 pub fn run(
     openings: &[Chess],
     options: &Options,
     out: &mut (dyn Write + Send),
+    report_every: Duration,
+    progress: &mut dyn FnMut(Progress),
 ) -> std::io::Result<usize> {
+    let started = Instant::now();
     let next_game = AtomicUsize::new(0);
-    let sink = Mutex::new((out, 0usize, None::<std::io::Error>));
+    let games_done = AtomicUsize::new(0);
+    let positions_done = AtomicUsize::new(0);
+    let sink = Mutex::new((out, None::<std::io::Error>));
     std::thread::scope(|scope| {
+        let mut workers = Vec::new();
         for _ in 0..options.threads.max(1) {
             let worker = || {
                 let mut searcher = Searcher::new(HASH_MIB);
@@ -68,32 +86,48 @@ pub fn run(
                     searcher.clear();
                     let game = play(&mut searcher, opening, options.nodes, &mut rng);
                     let Ok(mut sink) = sink.lock() else { break };
-                    let (out, written, error) = &mut *sink;
+                    let (out, error) = &mut *sink;
                     for fen in &game.positions {
                         if let Err(e) = writeln!(out, "{fen};{:.1}", game.white_score) {
                             *error = Some(e);
                         }
                     }
-                    *written += game.positions.len();
-                    if (index + 1).is_multiple_of(100) {
-                        log::info!("tune generate: {} games, {} positions", index + 1, written);
-                    }
+                    positions_done.fetch_add(game.positions.len(), Ordering::Relaxed);
+                    games_done.fetch_add(1, Ordering::Relaxed);
                 }
             };
             let spawned = std::thread::Builder::new()
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, worker);
-            if let Err(e) = spawned {
-                log::error!("tune generate: cannot start a game thread: {e}");
+            match spawned {
+                Ok(handle) => workers.push(handle),
+                Err(e) => log::error!("tune generate: cannot start a game thread: {e}"),
             }
         }
+        let mut next_report = started + report_every;
+        while !workers.iter().all(|w| w.is_finished()) {
+            std::thread::sleep(POLL.min(report_every));
+            if Instant::now() >= next_report {
+                next_report += report_every;
+                progress(Progress {
+                    games: games_done.load(Ordering::Relaxed),
+                    positions: positions_done.load(Ordering::Relaxed),
+                    elapsed: started.elapsed(),
+                });
+            }
+        }
+        progress(Progress {
+            games: games_done.load(Ordering::Relaxed),
+            positions: positions_done.load(Ordering::Relaxed),
+            elapsed: started.elapsed(),
+        });
     });
-    let (_, written, error) = sink
+    let (_, error) = sink
         .into_inner()
         .map_err(|_| std::io::Error::other("a game thread panicked"))?;
     match error {
         Some(e) => Err(e),
-        None => Ok(written),
+        None => Ok(positions_done.into_inner()),
     }
 }
 
@@ -166,7 +200,18 @@ mod tests {
             threads: 2,
             seed: 7,
         };
-        let written = run(&openings, &options, &mut out).expect("written");
+        let mut reports = Vec::new();
+        let mut progress = |p: Progress| reports.push(p);
+        let every = Duration::from_millis(1);
+        let written = run(&openings, &options, &mut out, every, &mut progress).expect("written");
+        // Two games of a hundred searches take far longer than the 1 ms between reports.
+        assert!(reports.len() >= 2);
+        for pair in reports.windows(2) {
+            assert!(pair[0].games <= pair[1].games && pair[0].positions <= pair[1].positions);
+            assert!(pair[0].elapsed <= pair[1].elapsed);
+        }
+        let last = reports[reports.len() - 1];
+        assert_eq!((last.games, last.positions), (2, written));
         let text = String::from_utf8(out).expect("utf-8");
         assert_eq!(text.lines().count(), written);
         assert!(written > 0);

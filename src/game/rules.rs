@@ -130,32 +130,6 @@ impl Game {
         }
         None
     }
-
-    /// The first ply at which a threefold repetition could be claimed by the player to move
-    /// (the position had just appeared a third time), before the game ended by itself.
-    pub fn first_threefold(&self) -> Option<usize> {
-        let end = self
-            .first_automatic_end()
-            .map_or(usize::MAX, |(ply, _)| ply);
-        (0..self.keys().len()).find(|&ply| ply < end && self.occurrences_at(ply) >= 3)
-    }
-
-    /// The first ply at which a fifty-move claim was possible (clock at 100, game not over).
-    pub fn first_fifty_moves(&self) -> Option<usize> {
-        let mut pos = self.start().clone();
-        for ply in 0..=self.moves().len() {
-            if automatic_end_of(&pos, self.occurrences_at(ply)).is_some() {
-                return None;
-            }
-            if pos.halfmoves() >= FIFTY_MOVE_HALFMOVES {
-                return Some(ply);
-            }
-            if let Some(&m) = self.moves().get(ply) {
-                pos.play_unchecked(m);
-            }
-        }
-        None
-    }
 }
 
 /// Whether the position a move led to completes the fifty moves without being checkmate

@@ -2,11 +2,15 @@
 //! quiescence, a transposition table, and draws by repetition, fifty moves and material.
 //!
 //! - `alphabeta.rs`: the node searches (main and quiescence);
-//! - `repetition.rs`: repetition draws along the game and the search path;
+//! - `repetition.rs`: repetition draws along the game and the search path; `cuckoo.rs`: the
+//!   table that finds a move repeating a position before it is played;
+//! - `line.rs`: how a principal variation ends in a draw by rule;
 //! - `ordering.rs`: move ordering (hash move, MVV-LVA, killers, history);
 //! - `see.rs`: static exchange evaluation, to order captures and skip losing ones;
+//! - `params.rs`: piece values and the search's margins and reductions;
 //! - `strength.rs`: limited strength (`UCI_LimitStrength`, `UCI_Elo`);
-//! - `tt.rs`: the transposition table; `score.rs`: mate scores;
+//! - `tablebase.rs`: Syzygy probes at the root and in the tree;
+//! - `tt.rs`: the transposition table; `score.rs`: mate and draw scores;
 //! - `limits.rs`, `time.rs`: what `go` asks for and how long to think.
 
 mod alphabeta;
@@ -14,6 +18,7 @@ mod cuckoo;
 pub mod limits;
 pub mod line;
 pub mod ordering;
+pub mod params;
 pub mod repetition;
 pub mod score;
 pub mod see;
@@ -21,7 +26,6 @@ pub mod strength;
 pub mod tablebase;
 pub mod time;
 pub mod tt;
-pub mod wdl;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -37,7 +41,7 @@ use line::LineEnd;
 use ordering::Heuristics;
 use repetition::KeyStack;
 use score::{INFINITE, MATE, MAX_PLY, is_mate};
-use strength::{CANDIDATE_LINES, Dice, Strength};
+use strength::{CANDIDATE_LINES, Strength};
 use tablebase::Tables;
 use time::{SearchTrend, TimeManager};
 use tt::TranspositionTable;
@@ -49,13 +53,6 @@ pub struct Signals {
     pub stop: AtomicBool,
     /// The opponent played the predicted move: the ponder search becomes a timed search.
     pub ponderhit: AtomicBool,
-}
-
-impl Signals {
-    pub fn reset(&self) {
-        self.stop.store(false, Ordering::SeqCst);
-        self.ponderhit.store(false, Ordering::SeqCst);
-    }
 }
 
 /// What one finished iteration found, for `info` lines.
@@ -315,7 +312,7 @@ fn limits_for_strength(limits: &Limits, strength: Strength) -> Limits {
 /// Replaces the best line with the one a player of `strength` would choose among them.
 fn play_at_strength(result: &mut SearchResult, strength: Strength) {
     let scores: Vec<i32> = result.lines.iter().map(|l| l.score).collect();
-    let chosen = strength.choose(&scores, &mut Dice::from_clock());
+    let chosen = strength.choose(&scores, &mut crate::rng::Rng::from_clock());
     if chosen == 0 {
         return;
     }

@@ -54,11 +54,6 @@ impl KeyStack {
         self.keys.len().saturating_sub(1)
     }
 
-    /// Index of the root position.
-    pub fn root(&self) -> usize {
-        self.root
-    }
-
     /// Lowest index a repetition of the top position can reach back to.
     fn lowest(&self, halfmoves: u32) -> usize {
         self.top()

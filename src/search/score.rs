@@ -62,21 +62,3 @@ pub fn from_table(score: i32, ply: usize) -> i32 {
         score
     }
 }
-
-/// A score as UCI reports it: centipawns, or mate in moves (negative when being mated).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UciScore {
-    Centipawns(i32),
-    MateIn(i32),
-}
-
-/// Converts a search score into UCI's `cp` or `mate` form.
-pub fn uci_score(score: i32) -> UciScore {
-    if score >= MATE_BOUND {
-        UciScore::MateIn((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        UciScore::MateIn(-(MATE + score) / 2)
-    } else {
-        UciScore::Centipawns(score)
-    }
-}

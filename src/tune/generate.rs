@@ -15,9 +15,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
-use super::Rng;
 use crate::datagen::selfplay::{Adjudication, play_game};
 use crate::game::parse_fen;
+use crate::rng::Rng;
 use crate::search::score::is_mate;
 use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher};
 

@@ -3,17 +3,19 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crossbeam_channel::Receiver;
-use shakmaty::{Color, EnPassantMode, Position, fen::Fen};
+use shakmaty::{Color, Position};
 use vampirc_uci::{Serializable, UciMessage};
 
 use super::command::{Command, GoArgs, StartPosition, parse};
+use super::debug;
 use super::options::{Change, Effect, Options, announce, parse_change};
 use super::output::{error, info_string, send};
 use super::reader::Input;
 use super::report::{bestmove_line, info_line};
+use super::wdl;
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::datagen::openings::GenfensArgs;
 use crate::game::AutomaticEnd;
@@ -21,7 +23,6 @@ use crate::game::{Game, parse_fen_noting, parse_uci_move, start_position, uci_te
 use crate::search::line::LineEnd;
 use crate::search::tablebase::Tables;
 use crate::search::time::TimeManager;
-use crate::search::wdl;
 use crate::search::{
     Clock, Limits, MAX_DEPTH, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
 };
@@ -134,9 +135,21 @@ impl Engine {
                 self.wait_for_search();
                 return false;
             }
-            Command::Perft(depth) => self.perft(depth),
-            Command::Display => self.display(),
-            Command::Eval => self.show_eval(),
+            Command::Perft(depth) => {
+                if let Some(game) = self.current_game() {
+                    debug::perft(game, depth);
+                }
+            }
+            Command::Display => {
+                if let Some(game) = self.current_game() {
+                    debug::display(game);
+                }
+            }
+            Command::Eval => {
+                if let Some(game) = self.current_game() {
+                    debug::show_eval(game);
+                }
+            }
             Command::Bench(depth) => self.bench(depth),
             Command::Genfens(args) => genfens(&args),
         }
@@ -458,92 +471,6 @@ impl Engine {
             ponder: args.ponder,
             searchmoves,
         }
-    }
-
-    fn perft(&mut self, depth: u32) {
-        if self.current_game().is_none() {
-            return;
-        }
-        let started = Instant::now();
-        let pos = self.game.position();
-        let mode = self.game.castling_mode();
-        let mut total = 0;
-        for (m, count) in crate::perft::divide(pos, depth) {
-            send(&format!("{}: {count}", uci_text(m, mode)));
-            total += count;
-        }
-        let ms = started.elapsed().as_millis();
-        send("");
-        send(&format!("Nodes searched: {total}"));
-        send(&format!(
-            "Time: {ms} ms ({} nps)",
-            total as u128 * 1000 / ms.max(1)
-        ));
-    }
-
-    fn display(&mut self) {
-        if self.current_game().is_none() {
-            return;
-        }
-        let pos = self.game.position();
-        let board = pos.board();
-        send("");
-        for rank in (0..8u32).rev() {
-            let mut row = format!(" {} |", rank + 1);
-            for file in 0..8u32 {
-                let sq = shakmaty::Square::from_coords(
-                    shakmaty::File::new(file),
-                    shakmaty::Rank::new(rank),
-                );
-                let c = board.piece_at(sq).map_or('.', |p| p.char());
-                row.push(' ');
-                row.push(c);
-            }
-            send(&row);
-        }
-        send("     a b c d e f g h");
-        send("");
-        send(&format!(
-            "Fen: {}",
-            Fen::from_position(pos, EnPassantMode::Legal)
-        ));
-        send(&format!("Key: {:016x}", self.game.key()));
-        send(&format!(
-            "Side to move: {}",
-            if pos.turn() == Color::White {
-                "white"
-            } else {
-                "black"
-            }
-        ));
-        send(&format!("Halfmove clock: {}", pos.halfmoves()));
-        send(&format!("Occurrences: {}", self.game.occurrences()));
-        send(&format!("Moves played: {}", self.game.moves().len()));
-    }
-
-    fn show_eval(&mut self) {
-        if self.current_game().is_none() {
-            return;
-        }
-        let b = crate::eval::breakdown(self.game.position());
-        send(&format!(
-            "Evaluation from White's point of view (phase {}/{}):",
-            b.phase,
-            crate::eval::MAX_PHASE
-        ));
-        send("      term |    mg    eg");
-        for (name, s) in [
-            ("material", b.material),
-            ("placement", b.placement),
-            ("pawns", b.pawns),
-            ("mobility", b.mobility),
-            ("king", b.king_safety),
-            ("threats", b.threats),
-        ] {
-            send(&format!("{name:>10} | {:>5} {:>5}", s.mg, s.eg));
-        }
-        send(&format!("Endgame scale: {}/128", b.scale));
-        send(&format!("Total: {} cp", b.total()));
     }
 
     fn bench(&mut self, depth: Option<u32>) {

@@ -7,7 +7,7 @@ use vampirc_uci::{
 
 use crate::game::uci_text;
 use crate::search::Iteration;
-use crate::search::score::{UciScore, uci_score};
+use crate::search::score::{MATE, MATE_BOUND};
 
 /// A shakmaty move as vampirc-uci's move, through the UCI text.
 pub fn to_vampirc(m: Move, mode: CastlingMode) -> Option<UciMove> {
@@ -80,5 +80,23 @@ pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>, mode: CastlingMod
         }
         .serialize(),
         None => "bestmove 0000".to_owned(),
+    }
+}
+
+/// A score as UCI reports it: centipawns, or mate in moves (negative when being mated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UciScore {
+    Centipawns(i32),
+    MateIn(i32),
+}
+
+/// Converts a search score into UCI's `cp` or `mate` form.
+pub fn uci_score(score: i32) -> UciScore {
+    if score >= MATE_BOUND {
+        UciScore::MateIn((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        UciScore::MateIn(-(MATE + score) / 2)
+    } else {
+        UciScore::Centipawns(score)
     }
 }

@@ -711,3 +711,82 @@ fn mate_fits_fifty_moves(score: i32, ply: usize, halfmoves: u32) -> bool {
     let plies_to_mate = MATE - score.abs() - ply as i32;
     halfmoves as i32 + plies_to_mate <= FIFTY_MOVE_HALFMOVES as i32
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Position;
+
+    use super::super::Settings;
+    use super::super::worker::Rig;
+    use crate::game::{Game, parse_fen};
+    use crate::search::score::{INFINITE, draw_value};
+
+    /// White, a rook down and facing mate, checks from h5 and e8 (Qe8+ Kh7 Qh5+ Kg8): each
+    /// check has one reply. The position after Qh5+ Kg8 is the start of this cycle.
+    const CYCLE_START: &str = "6k1/6p1/8/7Q/8/1P6/PPqr4/K7 w - - 0 1";
+
+    /// The game that went round the cycle once and a half: the root (White to move, king on h7)
+    /// is here for the second time, and Qh5+ Kg8 would bring the start position a third time.
+    fn with_history() -> Game {
+        let mut game = Game::new(parse_fen(CYCLE_START).expect("fen"));
+        for m in ["h5e8", "g8h7", "e8h5", "h7g8", "h5e8", "g8h7"] {
+            game.play_uci(m).expect("legal");
+        }
+        game
+    }
+
+    /// The same root position with no game before it.
+    fn without_history() -> Game {
+        Game::new(with_history().position().clone())
+    }
+
+    #[test]
+    fn a_threefold_two_plies_deep_is_a_draw() {
+        for contempt in [0, 40] {
+            let settings = Settings {
+                contempt,
+                ..Settings::default()
+            };
+            let mut rig = Rig::new();
+            let game = with_history();
+            let mut worker = rig.worker(&game, settings);
+            // Depth 1 (plus the check extension): the repetition is at the leaves.
+            let score = worker.search_root(&game, 1, -INFINITE, INFINITE);
+            assert_eq!(score, draw_value(contempt, 0), "contempt {contempt}");
+            // The first move of the line is the check (the root's `line::complete_repetition`
+            // adds the reply, which only reaches the draw already in hand).
+            let first = worker.path.pv[0]
+                .first()
+                .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string());
+            assert_eq!(first.as_deref(), Some("e8h5"), "contempt {contempt}");
+        }
+        // Without the game before it the same search sees only the lost material.
+        let mut rig = Rig::new();
+        let game = without_history();
+        let mut worker = rig.worker(&game, Settings::default());
+        let score = worker.search_root(&game, 1, -INFINITE, INFINITE);
+        assert!(score < -200, "{score}");
+    }
+
+    #[test]
+    fn a_draw_stored_on_a_repeating_path_gives_no_cutoff_on_another() {
+        let mut rig = Rig::new();
+        let game = with_history();
+        let mut worker = rig.worker(&game, Settings::default());
+        assert_eq!(worker.search_root(&game, 1, -INFINITE, INFINITE), 0);
+        drop(worker);
+        // The next search, from the same position without the history: after Qh5+ Black
+        // (to move, in check) is winning. The table holds the draw the first search found
+        // there; a null window well above it must not be cut by that draw.
+        rig.tt.new_search();
+        let game = without_history();
+        let mut worker = rig.worker(&game, Settings::default());
+        let mut child = game.position().clone();
+        let check = crate::game::parse_uci_move(&child, "e8h5").expect("legal");
+        child.play_unchecked(check);
+        let key = crate::game::position_key(&child);
+        worker.path.keys.push(key);
+        let score = worker.negamax(&child, key, 1, 100, 101, 1);
+        assert!(score >= 101, "Black's score after Qh5+: {score}");
+    }
+}

@@ -200,3 +200,50 @@ pub(super) fn ponder_from_table(tt: &TranspositionTable, root: &Chess, best: Mov
         .copied()
         .find(|&m| tt::pack_move(m) == entry.packed_move)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::parse_fen;
+    use crate::search::Settings;
+    use crate::search::worker::Rig;
+
+    /// The full-window score and best move at `depth`, from fresh tables.
+    fn full_window(game: &Game, depth: u32) -> (i32, Option<Move>) {
+        let mut rig = Rig::new();
+        let mut worker = rig.worker(game, Settings::default());
+        let score = aspiration_search(&mut worker, game, depth, None);
+        (score, worker.path.pv[0].first().copied())
+    }
+
+    #[test]
+    fn a_guess_outside_the_window_is_searched_again_to_the_true_score() {
+        // White wins a piece: the score is far from both guesses below.
+        let game = Game::new(
+            parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3")
+                .expect("fen"),
+        );
+        let depth = 5;
+        let (truth, best) = full_window(&game, depth);
+        for guess in [truth + 600, truth - 600] {
+            let mut rig = Rig::new();
+            let mut worker = rig.worker(&game, Settings::default());
+            let score = aspiration_search(&mut worker, &game, depth, Some(guess));
+            // A fail low leaves no principal variation: only the re-search finds one.
+            assert_eq!(score, truth, "guess {guess}");
+            assert_eq!(worker.path.pv[0].first().copied(), best, "guess {guess}");
+        }
+    }
+
+    #[test]
+    fn mate_and_depth_limits() {
+        assert!(mates_within(MATE - 3, 2) && !mates_within(MATE - 3, 1));
+        assert!(!mates_within(-MATE + 2, 5));
+        let limits = Limits {
+            mate: Some(3),
+            ..Limits::default()
+        };
+        assert_eq!(max_depth(&limits), 6);
+        assert_eq!(max_depth(&Limits::default()), MAX_DEPTH);
+    }
+}

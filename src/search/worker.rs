@@ -231,3 +231,39 @@ impl Worker<'_> {
         }
     }
 }
+
+/// What unit tests of the search need to run a [`Worker`] by hand: its tables and flags.
+#[cfg(test)]
+pub(super) struct Rig {
+    pub tt: TranspositionTable,
+    pub heuristics: Heuristics,
+    pub signals: Signals,
+    pub limits: Limits,
+}
+
+#[cfg(test)]
+impl Rig {
+    pub fn new() -> Rig {
+        super::cuckoo::init();
+        Rig {
+            tt: TranspositionTable::new(1),
+            heuristics: Heuristics::default(),
+            signals: Signals::default(),
+            limits: Limits::default(),
+        }
+    }
+
+    /// A worker for the current position of `game`, all its legal moves at the root.
+    pub fn worker(&mut self, game: &Game, settings: Settings) -> Worker<'_> {
+        let moves = super::root::root_moves(game.position(), &self.limits);
+        Worker::new(
+            &self.tt,
+            &mut self.heuristics,
+            &self.signals,
+            &self.limits,
+            game,
+            settings,
+            moves,
+        )
+    }
+}

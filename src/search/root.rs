@@ -218,7 +218,7 @@ mod tests {
 
     #[test]
     fn a_guess_outside_the_window_is_searched_again_to_the_true_score() {
-        // White wins a piece: the score is far from both guesses below.
+        // The Scotch, Black to move: a level position, 600 cp from both guesses below.
         let game = Game::new(
             parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3")
                 .expect("fen"),

@@ -11,7 +11,7 @@
    P(draw) = 1 - P(win) - P(loss), with a = a0 + a1 * m and b = b0 + b1 * m, where m is the
    material on the board (pawn 1, knight and bishop 3, rook 5, queen 9; clamped to 17..78),
    by maximum likelihood (Nelder-Mead).
-3. Prints the four constants for src/search/wdl.rs and the model's fit per score bucket.
+3. Prints the four constants for src/uci/wdl.rs and the model's fit per score bucket.
 
 With --data pointing to an existing file, step 1 is skipped. Needs `pip install chess`.
 """
@@ -140,7 +140,7 @@ def main():
         mod = [100 * sum(model(params, cp, mat)[i] for cp, mat, _ in sel) / len(sel) for i in range(3)]
         print(f'[{lo:5d},{lo + 100:5d})  {len(sel):8d}  {obs[0]:5.1f} {obs[1]:5.1f} {obs[2]:5.1f}'
               f'    {mod[0]:5.1f} {mod[1]:5.1f} {mod[2]:5.1f}')
-    print('constants for src/search/wdl.rs:')
+    print('constants for src/uci/wdl.rs:')
     print(f'  A: ({params[0]:.2f}, {params[1]:.4f}), B: ({params[2]:.2f}, {params[3]:.4f})')
 
 

@@ -9,13 +9,38 @@ do, in the order of a fastchess `--compliance` run: handshake and option list, `
 `analyse(..., multipv=3)`, a pondering game (`go ponder`, `ponderhit`, `stop` during ponder),
 UCI_ShowWDL, Chess960 castling, and `quit`. Exits 1 at the first failure; CI runs it.
 """
-import argparse, os, sys
+import argparse, logging, os, signal, sys
 
 import chess, chess.engine
 
 from paths import ENGINE, HERE
 
 FAILURES = []
+
+
+class Sent(logging.Handler):
+    """Keeps the lines python-chess sends to the engine (it logs each as `...: << line`)."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.lines = []
+
+    def emit(self, record):
+        message = record.getMessage()
+        if ': << ' in message:
+            self.lines.append(message.split(': << ', 1)[1])
+
+
+SENT = Sent()
+
+# The pondering game's moves take a few seconds at most; this is the most it may take.
+PONDER_GAME_SECONDS = 60
+
+
+def ponder_hung(signum, frame):
+    print(f'FAIL the pondering game did not finish in {PONDER_GAME_SECONDS} s '
+          f'(last sent: {SENT.lines[-3:]})', flush=True)
+    os._exit(1)
 
 
 def check(condition, what):
@@ -28,6 +53,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--engine', default=ENGINE)
     args = ap.parse_args()
+    logger = logging.getLogger('chess.engine')
+    logger.setLevel(logging.DEBUG)
+    logger.addHandler(SENT)
+    logger.propagate = False
     engine = chess.engine.SimpleEngine.popen_uci(args.engine, timeout=20)
     try:
         run(engine)
@@ -78,21 +107,43 @@ def run(engine):
     engine.configure({'UCI_ShowWDL': False})
 
     info = engine.analyse(chess.Board('4k3/8/8/8/8/8/8/4K2Q w - - 0 1'), chess.engine.Limit(depth=5))
-    check(info.get('tbhits', 0) >= 0 and info['score'].relative.score(mate_score=100000) > 20000,
-          f"tablebase win scored {info['score']}")
+    check('tbhits' in info and info['score'].relative.score(mate_score=100000) > 20000,
+          f"tablebase win scored {info['score']} (tbhits {info.get('tbhits')})")
+    # Kxd3 leaves K+P v K, a draw the tables settle by a probe after the capture.
+    info = engine.analyse(chess.Board('8/8/4k3/8/4P3/3r4/3K4/8 w - - 0 1'), chess.engine.Limit(depth=5))
+    check(info.get('tbhits', 0) > 0 and info['score'].relative.score() == 0,
+          f"probes after a capture: tbhits {info.get('tbhits')}, score {info['score']}")
 
-    # A pondering game: python-chess sends `go ponder` after each move and `ponderhit` or
-    # `stop` when the opponent's move is known.
+    # A pondering game: python-chess sends `go ponder` on the predicted reply after each move,
+    # then `ponderhit` when the opponent plays that reply, `stop` when it plays another. The
+    # opponent here plays the predicted reply on even moves and another one on odd moves, so
+    # both are exercised; every answer must be a legal move.
     board = chess.Board()
-    for _ in range(12):
-        result = engine.play(board, chess.engine.Limit(white_clock=3, black_clock=3, white_inc=0.05,
-                                                       black_inc=0.05), ponder=True, game='ponder')
+    clock = chess.engine.Limit(white_clock=3, black_clock=3, white_inc=0.05, black_inc=0.05)
+    before = len(SENT.lines)
+    # python-chess sets no time-out on a move under a clock: an engine that never answers
+    # `ponderhit` would hang the run, so a watchdog fails it instead.
+    signal.signal(signal.SIGALRM, ponder_hung)
+    signal.alarm(PONDER_GAME_SECONDS)
+    for turn in range(8):
+        result = engine.play(board, clock, ponder=True, game='ponder')
         if result.move is None:
             break
         check(result.move in board.legal_moves, f'ponder game move {result.move} (ponder {result.ponder})')
         board.push(result.move)
         if board.is_game_over():
             break
+        replies = list(board.legal_moves)
+        reply = result.ponder if result.ponder in replies else replies[0]
+        if turn % 2 == 1:
+            reply = next((m for m in replies if m != result.ponder), reply)
+        board.push(reply)
+        if board.is_game_over():
+            break
+    signal.alarm(0)
+    sent = SENT.lines[before:]
+    check(sent.count('ponderhit') >= 2, f"ponderhit sent and answered {sent.count('ponderhit')} times")
+    check(sum(1 for l in sent if l == 'stop') >= 2, 'stop during ponder sent and answered')
 
     # python-chess sets Ponder, MultiPV and UCI_Chess960 itself, from the call and the board.
     board = chess.Board('rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1', chess960=True)

@@ -10,8 +10,16 @@ trinomial normal approximation on the score (the approximation fishtest used for
 Prints where the test first crossed a bound (accept H1 above log((1-beta)/alpha), accept H0
 below log(beta/(1-alpha))), or the LLR so far if it has not. Elo here is logistic Elo.
 A match can be stopped once the test has crossed a bound: that is what a sequential test is for.
+
+Exit status, so scripts can act on the verdict:
+  0  H1 accepted (A is better by about elo1)
+  1  H0 accepted (A is not better than elo0)
+  2  bad input: no running totals in the log (argparse's usage errors are 2 as well)
+  3  undecided: no bound crossed yet
 """
 import argparse, math, re, sys
+
+H1_ACCEPTED, H0_ACCEPTED, BAD_INPUT, UNDECIDED = 0, 1, 2, 3
 
 TOTALS = re.compile(r'A: \+(\d+) =(\d+) -(\d+)')
 
@@ -52,14 +60,14 @@ def main():
             verdict = 'H1 accepted' if value >= upper else 'H0 accepted'
             print(f'SPRT [{a.elo0:g}, {a.elo1:g}] {verdict} after {w + d + l} games '
                   f'(+{w} ={d} -{l}), LLR {value:.2f} (bounds {lower:.2f}, {upper:.2f})')
-            return 0
+            return H1_ACCEPTED if value >= upper else H0_ACCEPTED
     if last is None:
-        print('no running totals found')
-        return 1
+        print('no running totals found', file=sys.stderr)
+        return BAD_INPUT
     w, d, l, value = last
     print(f'SPRT [{a.elo0:g}, {a.elo1:g}] undecided after {w + d + l} games (+{w} ={d} -{l}), '
           f'LLR {value:.2f} (bounds {lower:.2f}, {upper:.2f})')
-    return 2
+    return UNDECIDED
 
 
 if __name__ == '__main__':

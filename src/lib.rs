@@ -3,9 +3,10 @@
 //! - [`game`]: the game record, position keys under FIDE identity, draw rules;
 //! - [`eval`]: the static evaluation;
 //! - [`search`]: iterative deepening alpha-beta, transposition table, time management;
-//! - [`uci`]: the protocol front end;
+//! - [`uci`]: the protocol front end (options, output, score display, debug commands);
 //! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
-//! - [`perft`] and [`bench`]: move generator checks and the fixed-node benchmark;
+//! - [`perft`] and [`bench`](mod@bench): move generator checks and the fixed-depth benchmark;
+//! - [`rng`]: the one random-number generator (seedable, so seeded runs repeat);
 //! - [`tune`]: Texel tuning of the evaluation weights (`threefold tune`);
 //! - [`datagen`]: self-play training data for an NNUE evaluation (`threefold datagen`);
 //! - [`train`]: the NNUE trainer (`threefold train`).
@@ -16,6 +17,7 @@ pub mod datagen;
 pub mod eval;
 pub mod game;
 pub mod perft;
+pub mod rng;
 pub mod search;
 pub mod train;
 pub mod tune;

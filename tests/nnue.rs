@@ -14,7 +14,7 @@ use threefold::eval::nnue::{
     Accumulator, Changes, DEFAULT_QA, DEFAULT_QB, INPUTS, Network, NetworkParts,
     evaluate as nnue_eval, evaluate_position, simd,
 };
-use threefold::tune::Rng;
+use threefold::rng::Rng;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("nnue-{name}"));

@@ -11,8 +11,8 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
 use crate::game::Game;
+use crate::rng::Rng;
 use crate::search::{Limits, Searcher, Signals};
-use crate::tune::Rng;
 
 /// How the openings are made.
 #[derive(Debug, Clone)]

@@ -23,8 +23,8 @@ use shakmaty::Chess;
 use super::format::{GameRecord, GameResult, ReadError, read_games, white_relative};
 use super::openings::{OpeningRules, opening};
 use super::selfplay::{Adjudication, play_game};
+use crate::rng::Rng;
 use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher};
-use crate::tune::Rng;
 
 /// Hash table per game thread, in MiB.
 const HASH_MIB: usize = 16;

@@ -29,7 +29,7 @@ pub struct Stats {
     pub score_sum: i64,
     pub score_abs_sum: i64,
     pub scored: u64,
-    /// Counts per bin of [`BINS`] (one more than the bounds).
+    /// Counts per bin of `BINS` (one more than the bounds).
     pub histogram: [u64; BINS.len() + 1],
     /// Problems met (a partial record at a file's end, a corrupt record).
     pub problems: Vec<String>,

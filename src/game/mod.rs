@@ -250,7 +250,21 @@ impl Game {
         self.current.halfmoves()
     }
 
-    /// How often the current position has occurred in this game, itself included.
+    /// How often the current position has occurred in this game, itself included. Positions
+    /// count as the same under FIDE's identity (same side to move, castling rights and
+    /// en passant captures), whatever the move counters say.
+    ///
+    /// ```
+    /// use threefold::game::Game;
+    /// let mut game = Game::default();
+    /// assert_eq!(game.occurrences(), 1);
+    /// for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+    ///     game.play_uci(m).unwrap();
+    /// }
+    /// assert_eq!(game.occurrences(), 2); // the start position again
+    /// game.play_uci("e2e4").unwrap();
+    /// assert_eq!(game.occurrences(), 1); // a new position
+    /// ```
     pub fn occurrences(&self) -> usize {
         self.occurrences_of(self.key())
     }

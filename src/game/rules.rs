@@ -88,6 +88,27 @@ impl Game {
 
     /// What the player to move may claim now. Nothing once the game has ended by itself, and
     /// no claim by announcing a move that would itself end the game (it ends by that rule).
+    ///
+    /// ```
+    /// use threefold::game::Game;
+    /// let mut game = Game::default();
+    /// // Knights out and back: after 7 plies White can announce Nf3-g1, whose position (the
+    /// // start, Black to move) would then appear a third time.
+    /// for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+    ///     game.play_uci(m).unwrap();
+    /// }
+    /// let claims = game.claims();
+    /// assert!(!claims.threefold_now);
+    /// let announced: Vec<String> = claims
+    ///     .threefold_by_moves
+    ///     .iter()
+    ///     .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+    ///     .collect();
+    /// assert_eq!(announced, ["f6g8"]);
+    /// game.play_uci("f6g8").unwrap();
+    /// assert!(game.claims().threefold_now); // the start position, a third time
+    /// assert!(!game.claims().can_claim_fifty_moves());
+    /// ```
     pub fn claims(&self) -> Claims {
         if self.automatic_end().is_some() {
             return Claims::default();
@@ -123,32 +144,6 @@ impl Game {
         for ply in 0..=self.moves().len() {
             if let Some(end) = automatic_end_of(&pos, self.occurrences_at(ply)) {
                 return Some((ply, end));
-            }
-            if let Some(&m) = self.moves().get(ply) {
-                pos.play_unchecked(m);
-            }
-        }
-        None
-    }
-
-    /// The first ply at which a threefold repetition could be claimed by the player to move
-    /// (the position had just appeared a third time), before the game ended by itself.
-    pub fn first_threefold(&self) -> Option<usize> {
-        let end = self
-            .first_automatic_end()
-            .map_or(usize::MAX, |(ply, _)| ply);
-        (0..self.keys().len()).find(|&ply| ply < end && self.occurrences_at(ply) >= 3)
-    }
-
-    /// The first ply at which a fifty-move claim was possible (clock at 100, game not over).
-    pub fn first_fifty_moves(&self) -> Option<usize> {
-        let mut pos = self.start().clone();
-        for ply in 0..=self.moves().len() {
-            if automatic_end_of(&pos, self.occurrences_at(ply)).is_some() {
-                return None;
-            }
-            if pos.halfmoves() >= FIFTY_MOVE_HALFMOVES {
-                return Some(ply);
             }
             if let Some(&m) = self.moves().get(ply) {
                 pos.play_unchecked(m);

@@ -7,191 +7,37 @@
 //! reduction). A hash move that alone holds the node's score is searched a ply deeper
 //! (singular extension), found by searching the node without it at half depth.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
-
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
-use super::limits::Limits;
-use super::mates_within;
-use super::ordering::{
-    COUNTER_MOVE, Heuristics, Lineage, capture_score, material_gain, pick_next, piece_to,
+use super::ordering::{COUNTER_MOVE, Lineage, capture_score, material_gain, pick_next, piece_to};
+use super::params::{
+    DELTA_MARGIN, FUTILITY_MARGIN, FUTILITY_PER_DEPTH, HISTORY_PER_PLY, IIR_DEPTH, LMR_BASE,
+    LMR_DEPTH, LMR_DIVISOR, NULL_MOVE_DEPTH, NULL_MOVE_DEPTH_PER_PLY, NULL_MOVE_EVAL_PER_PLY,
+    NULL_MOVE_EVAL_PLIES, NULL_MOVE_REDUCTION, QS_HASH_MOVE, RAZOR_DEPTH, RAZOR_MARGIN,
+    REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, SEE_CAPTURE_PER_DEPTH,
+    SEE_QUIET_PER_DEPTH_SQUARED, SHALLOW_DEPTH, SINGULAR_DEPTH, SINGULAR_ENTRY_DEPTH_SLACK,
+    SINGULAR_MARGIN_PER_PLY,
 };
-use super::repetition::KeyStack;
-use super::score::{
-    INFINITE, MATE, MATE_BOUND, MAX_PLY, draw_value, from_table, is_mate, mated_in, to_table,
-};
+use super::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, from_table, is_mate, mated_in, to_table};
 use super::see;
-use super::tablebase::{Outcome, RootResult, TB_WIN, Tables};
-use super::time::{BASE_SOFT_SHARE, SearchTrend, TimeManager};
-use super::tt::{Bound, Entry, Scope, TranspositionTable, pack_move};
+use super::tablebase::{Outcome, TB_WIN};
+use super::tt::{Bound, Entry, Scope, pack_move};
+use super::worker::Worker;
 use crate::eval::evaluate;
 use crate::game::rules::FIFTY_MOVE_HALFMOVES;
 use crate::game::{is_dead_by_material, key_after, position_key};
 
-/// How often (in nodes) the clock and the stop flag are read.
-const POLL_INTERVAL: u64 = 1024;
-/// Margin per ply of depth for reverse futility pruning.
-const REVERSE_FUTILITY_MARGIN: i32 = 90;
-/// Ordering bonus in quiescence for the hash move, above every capture.
-const QS_HASH_MOVE: i32 = 100_000;
-/// Margin for delta pruning in quiescence.
-const DELTA_MARGIN: i32 = 200;
-/// Futility pruning of quiet moves: margin at depth 0 and per ply of depth.
-const FUTILITY_BASE: i32 = 100;
-const FUTILITY_PER_DEPTH: i32 = 80;
-/// Deepest remaining depth at which quiet moves are pruned by count, futility or exchange.
-const SHALLOW_DEPTH: i32 = 6;
-/// History score (butterfly plus continuation) worth one ply less (or more) of late-move
-/// reduction.
-const HISTORY_PER_PLY: i32 = 10_000;
-/// Singular extensions: the least depth, and how far below the hash score (per ply of depth)
-/// the other moves must all stay for the hash move to count as singular.
-const SINGULAR_DEPTH: i32 = 8;
-const SINGULAR_MARGIN_PER_PLY: i32 = 2;
-/// Razoring: at depth 1 and 2, a static evaluation this far (per ply) below alpha goes
-/// straight to quiescence.
-const RAZOR_MARGIN: i32 = 250;
-/// Null-move pruning: every this many centipawns of static evaluation above beta reduce one
-/// ply more (up to three).
-const NULL_MOVE_EVAL_PER_PLY: i32 = 200;
-
-/// The state of one running search.
-pub struct Worker<'a> {
-    pub tt: &'a TranspositionTable,
-    pub heuristics: &'a mut Heuristics,
-    pub signals: &'a super::Signals,
-    pub limits: &'a Limits,
-    pub time: TimeManager,
-    pub started: Instant,
-    pub keys: KeyStack,
-    pub root_moves: Vec<Move>,
-    pub nodes: u64,
-    /// Where this thread publishes its node count for the `info` lines (helpers only).
-    pub published_nodes: Option<&'a AtomicU64>,
-    /// Syzygy tables to probe, if loaded.
-    pub tables: Option<&'a Tables>,
-    /// See `Settings::syzygy_probe_depth`.
-    pub probe_depth: i32,
-    pub tbhits: u64,
-    /// What the tables say of the root position, if it is in them.
-    pub root_tb: Option<RootResult>,
-    pub seldepth: u32,
-    pub stopped: bool,
-    /// Centipawns a draw costs the side to move at the root (and gains the other side).
-    pub contempt: i32,
-    /// Lowest key-stack index that a draw by rule in the current subtree depended on; a node
-    /// above that index has a path-dependent score and is not stored in the hash table.
-    pub dependency: usize,
-    /// Set once a ponder search has received `ponderhit`.
-    pub ponder_clock_started: bool,
-    /// Triangular principal variation table: `pv[ply]` is the best line from that ply.
-    pub pv: Vec<Vec<Move>>,
-    /// The static evaluation at each ply of the current line (-INFINITE when in check).
-    pub evals: Vec<i32>,
-    /// The move played at each ply of the current line (None for a null move).
-    pub played: Vec<Option<Move>>,
-    /// The move left out at each ply while testing whether the hash move is singular.
-    pub excluded: Vec<Option<Move>>,
-    /// The depth of the current iteration at the root.
-    pub root_depth: i32,
-    /// Nodes searched below each root move in the current iteration (for time management).
-    pub root_move_nodes: Vec<(Move, u64)>,
-    /// How settled the iterations so far look (for time management).
-    pub trend: SearchTrend,
-}
-
 impl Worker<'_> {
-    /// True while pondering and the opponent has not yet played the predicted move.
-    fn pondering(&self) -> bool {
-        self.limits.ponder && !self.ponder_clock_started
-    }
-
-    /// At `ponderhit` the ponder search becomes a timed one; the clock starts then, since the
-    /// thinking done while the opponent was to move was free.
-    fn check_ponderhit(&mut self) {
-        if self.pondering() && self.signals.ponderhit.load(Ordering::Relaxed) {
-            self.ponder_clock_started = true;
-            self.time.restart_clock();
-        }
-    }
-
-    /// Reads the stop flag, the node budget and the clock; true when the search must stop.
-    fn poll(&mut self) -> bool {
-        if self.stopped {
-            return true;
-        }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.stopped = true;
-        } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
-            if let Some(published) = self.published_nodes {
-                published.store(self.nodes, Ordering::Relaxed);
-            }
-            self.check_ponderhit();
-            self.stopped = self.signals.stop.load(Ordering::Relaxed)
-                || (!self.pondering() && self.time.hard_expired());
-        }
-        self.stopped
-    }
-
-    /// Decides, between iterations, whether to start another one.
-    pub fn should_stop_after_iteration(&mut self, score: i32) -> bool {
-        self.check_ponderhit();
-        if self.stopped || self.signals.stop.load(Ordering::Relaxed) {
-            return true;
-        }
-        if self.limits.mate.is_some_and(|n| mates_within(score, n)) {
-            return true;
-        }
-        if self.limits.soft_nodes.is_some_and(|n| self.nodes >= n) {
-            return true;
-        }
-        if self.limits.infinite || self.pondering() {
-            return false;
-        }
-        let single_reply = self.root_moves.len() == 1 && self.limits.clock.is_some();
-        let scale = self.trend.soft_scale(self.best_move_node_share());
-        single_reply || self.time.soft_expired(BASE_SOFT_SHARE * scale)
-    }
-
-    /// The share of this iteration's root-move nodes spent below the best move.
-    fn best_move_node_share(&self) -> f64 {
-        let total: u64 = self.root_move_nodes.iter().map(|(_, n)| n).sum();
-        if total == 0 {
-            return 1.0;
-        }
-        let best = self.trend.best();
-        let on_best = self
-            .root_move_nodes
-            .iter()
-            .find(|(m, _)| Some(*m) == best)
-            .map_or(0, |(_, n)| *n);
-        on_best as f64 / total as f64
-    }
-
-    /// Adds `nodes` to root move `m`'s count.
-    fn count_root_nodes(&mut self, m: Move, nodes: u64) {
-        match self.root_move_nodes.iter_mut().find(|(r, _)| *r == m) {
-            Some((_, n)) => *n += nodes,
-            None => self.root_move_nodes.push((m, nodes)),
-        }
-    }
-
-    /// The value of a draw for the side to move at `ply` (contempt: the root side pays it).
-    pub fn draw_score(&self, ply: usize) -> i32 {
-        draw_value(self.contempt, ply)
-    }
-
     /// Records that the score being computed rests on the path down to key-stack `index`.
     fn depends_on(&mut self, index: usize) {
-        self.dependency = self.dependency.min(index);
+        self.path.dependency = self.path.dependency.min(index);
     }
 
     /// A draw or loss by rule at a non-root node: repetition, fifty moves (mate first), or
     /// dead material.
     fn rule_score(&mut self, pos: &Chess, ply: usize) -> Option<i32> {
         let halfmoves = pos.halfmoves();
-        if let Some(earlier) = self.keys.repetition(halfmoves) {
+        if let Some(earlier) = self.path.keys.repetition(halfmoves) {
             self.depends_on(earlier);
             return Some(self.draw_score(ply));
         }
@@ -201,7 +47,7 @@ impl Worker<'_> {
                 return Some(mated_in(ply));
             }
             // The clock, and so this draw, depends on the moves since the last zeroing one.
-            self.depends_on(self.keys.top().saturating_sub(halfmoves as usize));
+            self.depends_on(self.path.keys.top().saturating_sub(halfmoves as usize));
             return Some(self.draw_score(ply));
         }
         if is_dead_by_material(pos) {
@@ -212,7 +58,7 @@ impl Worker<'_> {
 
     /// The moves that led to the node at `ply`, whose side to move is `turn`.
     fn lineage(&self, ply: usize, turn: shakmaty::Color) -> Lineage {
-        let played = |back: usize| ply.checked_sub(back).and_then(|p| self.played[p]);
+        let played = |back: usize| ply.checked_sub(back).and_then(|p| self.path.played[p]);
         Lineage {
             previous: played(1),
             continuations: [
@@ -223,7 +69,7 @@ impl Worker<'_> {
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let (head, tail) = self.path.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
         line.push(m);
@@ -242,9 +88,9 @@ impl Worker<'_> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        let outer = std::mem::replace(&mut self.dependency, usize::MAX);
+        let outer = std::mem::replace(&mut self.path.dependency, usize::MAX);
         let score = self.search_node(pos, key, depth, alpha, beta, ply);
-        self.dependency = self.dependency.min(outer);
+        self.path.dependency = self.path.dependency.min(outer);
         score
     }
 
@@ -255,7 +101,7 @@ impl Worker<'_> {
 
     /// True when the score of the node on top of the key stack rests on positions before it.
     fn path_dependent(&self) -> bool {
-        self.dependency < self.keys.top()
+        self.path.dependency < self.path.keys.top()
     }
 
     fn search_node(
@@ -269,7 +115,7 @@ impl Worker<'_> {
     ) -> i32 {
         let is_root = ply == 0;
         let pv_node = beta - alpha > 1;
-        self.pv[ply].clear();
+        self.path.pv[ply].clear();
         // The score the side to move is sure of by repeating a position (none yet).
         let mut draw_floor = -INFINITE;
         if !is_root {
@@ -294,7 +140,8 @@ impl Worker<'_> {
                 let board = pos.board();
                 let own = board.by_color(pos.turn());
                 if let Some(target) =
-                    self.keys
+                    self.path
+                        .keys
                         .upcoming_repetition(pos.halfmoves(), board.occupied(), own)
                 {
                     self.depends_on(target);
@@ -309,15 +156,15 @@ impl Worker<'_> {
         if depth <= 0 {
             return self.quiescence(pos, key, alpha, beta, ply).max(draw_floor);
         }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply as u32);
+        self.stats.nodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply as u32);
         if is_root {
-            self.root_depth = depth;
+            self.root.depth = depth;
         }
 
         // Set while testing whether that move is singular: the node is searched without it.
-        let excluded = self.excluded[ply];
-        let entry = self.tt.probe(key);
+        let excluded = self.path.excluded[ply];
+        let entry = self.shared.tt.probe(key);
         let hash_move = entry.map_or(0, |e| e.packed_move);
         if let Some(e) =
             entry.filter(|e| !pv_node && !is_root && excluded.is_none() && e.depth >= depth)
@@ -340,7 +187,7 @@ impl Worker<'_> {
             Some(e) => e.eval,
             None => evaluate(pos),
         };
-        self.evals[ply] = static_eval;
+        self.path.evals[ply] = static_eval;
         let improving = self.improving(ply, static_eval);
         let eval = refined_eval(static_eval, entry, ply);
         let singular_score = entry
@@ -348,24 +195,24 @@ impl Worker<'_> {
                 !is_root
                     && excluded.is_none()
                     && depth >= SINGULAR_DEPTH
-                    && e.depth >= depth - 3
+                    && e.depth >= depth - SINGULAR_ENTRY_DEPTH_SLACK
                     && e.bound != Bound::Upper
                     // A draw that rests on the path is no measure for the other moves.
                     && !e.this_search
-                    && (ply as i32) < 2 * self.root_depth
+                    && (ply as i32) < 2 * self.root.depth
             })
             .map(|e| from_table(e.score, ply))
             .filter(|&score| !is_mate(score));
 
         // Internal iterative reduction: with no hash move the node was not searched before (or
         // not usefully); search it a ply shallower rather than spend full depth on a guess.
-        if hash_move == 0 && depth >= 4 {
+        if hash_move == 0 && depth >= IIR_DEPTH {
             depth -= 1;
         }
 
         if !pv_node && !in_check && !is_root && excluded.is_none() {
             // Razoring: hopelessly below alpha near the leaves, see if a capture saves it.
-            if depth <= 2 && eval + RAZOR_MARGIN * depth <= alpha {
+            if depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
                 let score = self.quiescence(pos, key, alpha, alpha + 1, ply);
                 if score <= alpha {
                     return score.max(draw_floor);
@@ -373,7 +220,7 @@ impl Worker<'_> {
             }
             // Reverse futility: far above beta at low depth, assume a quiet move holds it.
             let margin = REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving));
-            if depth <= 6 && !is_mate(beta) && eval - margin >= beta {
+            if depth <= REVERSE_FUTILITY_DEPTH && !is_mate(beta) && eval - margin >= beta {
                 return eval;
             }
             if let Some(score) = self.try_null_move(pos, depth, beta, eval, ply) {
@@ -382,7 +229,7 @@ impl Worker<'_> {
         }
 
         let mut moves: MoveList = if is_root {
-            self.root_moves.iter().copied().collect()
+            self.root.moves.iter().copied().collect()
         } else {
             pos.legal_moves()
         };
@@ -440,25 +287,26 @@ impl Worker<'_> {
             }
             let child_key = key_after(pos, key, m, &child);
             let new_depth = depth - 1 + i32::from(gives_check).max(extension);
-            self.played[ply] = Some(m);
+            self.path.played[ply] = Some(m);
 
-            self.keys.push(child_key);
-            let nodes_before = self.nodes;
+            self.path.keys.push(child_key);
+            let nodes_before = self.stats.nodes;
             let score = if index == 0 {
                 -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1)
             } else {
-                let reduction = if depth >= 3 && index >= 2 && quiet && !in_check && !gives_check {
-                    let mut r = late_move_reduction(depth, index);
-                    r -= i32::from(pv_node);
-                    r += i32::from(!improving);
-                    r -= i32::from(order_score >= COUNTER_MOVE);
-                    if order_score < COUNTER_MOVE {
-                        r -= order_score / HISTORY_PER_PLY;
-                    }
-                    r.min(new_depth - 1).max(0)
-                } else {
-                    0
-                };
+                let reduction =
+                    if depth >= LMR_DEPTH && index >= 2 && quiet && !in_check && !gives_check {
+                        let mut r = late_move_reduction(depth, index);
+                        r -= i32::from(pv_node);
+                        r += i32::from(!improving);
+                        r -= i32::from(order_score >= COUNTER_MOVE);
+                        if order_score < COUNTER_MOVE {
+                            r -= order_score / HISTORY_PER_PLY;
+                        }
+                        r.min(new_depth - 1).max(0)
+                    } else {
+                        0
+                    };
                 let reduced = new_depth - reduction;
                 let mut s = -self.negamax(&child, child_key, reduced, -alpha - 1, -alpha, ply + 1);
                 if s > alpha && reduction > 0 {
@@ -469,12 +317,12 @@ impl Worker<'_> {
                 }
                 s
             };
-            self.keys.pop();
+            self.path.keys.pop();
             if is_root {
-                self.count_root_nodes(m, self.nodes - nodes_before);
+                self.count_root_nodes(m, self.stats.nodes - nodes_before);
             }
             index += 1;
-            if self.stopped {
+            if self.budget.stopped {
                 return 0;
             }
 
@@ -533,7 +381,7 @@ impl Worker<'_> {
             } else {
                 (best_score, depth, bound, Scope::Always)
             };
-        self.tt.store(
+        self.shared.tt.store(
             key,
             best_move,
             to_table(score, ply),
@@ -558,7 +406,7 @@ impl Worker<'_> {
         ply: usize,
     ) -> Singular {
         let singular_beta = tt_score - SINGULAR_MARGIN_PER_PLY * depth;
-        self.excluded[ply] = Some(m);
+        self.path.excluded[ply] = Some(m);
         let score = self.negamax(
             pos,
             key,
@@ -567,9 +415,9 @@ impl Worker<'_> {
             singular_beta,
             ply,
         );
-        self.excluded[ply] = None;
-        self.pv[ply].clear();
-        if self.stopped {
+        self.path.excluded[ply] = None;
+        self.path.pv[ply].clear();
+        if self.budget.stopped {
             Singular::Stopped
         } else if score < singular_beta {
             Singular::Extend
@@ -583,7 +431,7 @@ impl Worker<'_> {
         if static_eval == -INFINITE {
             return false;
         }
-        match ply.checked_sub(2).map(|p| self.evals[p]) {
+        match ply.checked_sub(2).map(|p| self.path.evals[p]) {
             Some(earlier) if earlier != -INFINITE => static_eval > earlier,
             _ => true,
         }
@@ -609,12 +457,12 @@ impl Worker<'_> {
             if quiets_tried as i32 >= enough {
                 return true;
             }
-            if node.eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= node.alpha {
+            if node.eval + FUTILITY_MARGIN + FUTILITY_PER_DEPTH * depth <= node.alpha {
                 return true;
             }
-            !see::wins_at_least(pos, m, -50 * depth * depth)
+            !see::wins_at_least(pos, m, -SEE_QUIET_PER_DEPTH_SQUARED * depth * depth)
         } else {
-            !see::wins_at_least(pos, m, -100 * depth)
+            !see::wins_at_least(pos, m, -SEE_CAPTURE_PER_DEPTH * depth)
         }
     }
 
@@ -628,15 +476,17 @@ impl Worker<'_> {
         beta: i32,
         ply: usize,
     ) -> Option<i32> {
-        let tables = self.tables?;
+        let tables = self.shared.tables?;
         if pos.halfmoves() != 0 || !tables.covers(pos) {
             return None;
         }
-        if pos.board().occupied().count() == tables.max_pieces() && depth < self.probe_depth {
+        if pos.board().occupied().count() == tables.max_pieces()
+            && depth < self.settings.syzygy_probe_depth
+        {
             return None;
         }
         let outcome = tables.wdl_after_zeroing(pos)?;
-        self.tbhits += 1;
+        self.stats.tbhits += 1;
         match outcome {
             Outcome::Draw => Some(self.draw_score(ply)),
             Outcome::Win => Some(TB_WIN - ply as i32).filter(|&score| score >= beta),
@@ -654,14 +504,16 @@ impl Worker<'_> {
         static_eval: i32,
         ply: usize,
     ) -> Option<i32> {
-        if depth < 3 || static_eval < beta || !has_pieces(pos) {
+        if depth < NULL_MOVE_DEPTH || static_eval < beta || !has_pieces(pos) {
             return None;
         }
         let passed = pos.clone().swap_turn().ok()?;
         let key = position_key(&passed);
-        let reduction = 3 + depth / 4 + ((static_eval - beta) / NULL_MOVE_EVAL_PER_PLY).min(3);
-        self.played[ply] = None;
-        let floor = self.keys.push_null(key);
+        let reduction = NULL_MOVE_REDUCTION
+            + depth / NULL_MOVE_DEPTH_PER_PLY
+            + ((static_eval - beta) / NULL_MOVE_EVAL_PER_PLY).min(NULL_MOVE_EVAL_PLIES);
+        self.path.played[ply] = None;
+        let floor = self.path.keys.push_null(key);
         let score = -self.negamax(
             &passed,
             key,
@@ -670,8 +522,8 @@ impl Worker<'_> {
             -beta + 1,
             ply + 1,
         );
-        self.keys.pop_null(floor);
-        if self.stopped || score < beta {
+        self.path.keys.pop_null(floor);
+        if self.budget.stopped || score < beta {
             return None;
         }
         Some(if is_mate(score) { beta } else { score })
@@ -680,12 +532,12 @@ impl Worker<'_> {
     /// Quiescence: only captures and queen promotions (all moves when in check), with the
     /// static evaluation as a "stand pat" floor. Results go to the hash table at depth 0.
     fn quiescence(&mut self, pos: &Chess, key: u64, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv[ply].clear();
+        self.path.pv[ply].clear();
         if self.poll() {
             return 0;
         }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply as u32);
+        self.stats.nodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply as u32);
         if is_dead_by_material(pos) {
             return self.draw_score(ply);
         }
@@ -693,7 +545,7 @@ impl Worker<'_> {
             return evaluate(pos);
         }
         let pv_node = beta - alpha > 1;
-        let entry = self.tt.probe(key);
+        let entry = self.shared.tt.probe(key);
         if let Some(e) = entry.filter(|e| !pv_node && e.depth >= 0)
             && let Some(score) = table_cutoff(e, pos, ply, alpha, beta)
         {
@@ -738,7 +590,7 @@ impl Worker<'_> {
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
             let score = -self.quiescence(&child, child_key, -beta, -alpha, ply + 1);
-            if self.stopped {
+            if self.budget.stopped {
                 return 0;
             }
             if score > best {
@@ -760,7 +612,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
+        self.shared.tt.store(
             key,
             best_move,
             to_table(best, ply),
@@ -822,7 +674,7 @@ fn late_move_reduction(depth: i32, index: usize) -> i32 {
         let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+                *r = (LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR) as u8;
             }
         }
         t
@@ -858,4 +710,83 @@ fn mate_fits_fifty_moves(score: i32, ply: usize, halfmoves: u32) -> bool {
     }
     let plies_to_mate = MATE - score.abs() - ply as i32;
     halfmoves as i32 + plies_to_mate <= FIFTY_MOVE_HALFMOVES as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Position;
+
+    use super::super::Settings;
+    use super::super::worker::Rig;
+    use crate::game::{Game, parse_fen};
+    use crate::search::score::{INFINITE, draw_value};
+
+    /// White, a rook down and facing mate, checks from h5 and e8 (Qe8+ Kh7 Qh5+ Kg8): each
+    /// check has one reply. The position after Qh5+ Kg8 is the start of this cycle.
+    const CYCLE_START: &str = "6k1/6p1/8/7Q/8/1P6/PPqr4/K7 w - - 0 1";
+
+    /// The game that went round the cycle once and a half: the root (White to move, king on h7)
+    /// is here for the second time, and Qh5+ Kg8 would bring the start position a third time.
+    fn with_history() -> Game {
+        let mut game = Game::new(parse_fen(CYCLE_START).expect("fen"));
+        for m in ["h5e8", "g8h7", "e8h5", "h7g8", "h5e8", "g8h7"] {
+            game.play_uci(m).expect("legal");
+        }
+        game
+    }
+
+    /// The same root position with no game before it.
+    fn without_history() -> Game {
+        Game::new(with_history().position().clone())
+    }
+
+    #[test]
+    fn a_threefold_two_plies_deep_is_a_draw() {
+        for contempt in [0, 40] {
+            let settings = Settings {
+                contempt,
+                ..Settings::default()
+            };
+            let mut rig = Rig::new();
+            let game = with_history();
+            let mut worker = rig.worker(&game, settings);
+            // Depth 1 (plus the check extension): the repetition is at the leaves.
+            let score = worker.search_root(&game, 1, -INFINITE, INFINITE);
+            assert_eq!(score, draw_value(contempt, 0), "contempt {contempt}");
+            // The first move of the line is the check (the root's `line::complete_repetition`
+            // adds the reply, which only reaches the draw already in hand).
+            let first = worker.path.pv[0]
+                .first()
+                .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string());
+            assert_eq!(first.as_deref(), Some("e8h5"), "contempt {contempt}");
+        }
+        // Without the game before it the same search sees only the lost material.
+        let mut rig = Rig::new();
+        let game = without_history();
+        let mut worker = rig.worker(&game, Settings::default());
+        let score = worker.search_root(&game, 1, -INFINITE, INFINITE);
+        assert!(score < -200, "{score}");
+    }
+
+    #[test]
+    fn a_draw_stored_on_a_repeating_path_gives_no_cutoff_on_another() {
+        let mut rig = Rig::new();
+        let game = with_history();
+        let mut worker = rig.worker(&game, Settings::default());
+        assert_eq!(worker.search_root(&game, 1, -INFINITE, INFINITE), 0);
+        drop(worker);
+        // The next search, from the same position without the history: after Qh5+ Black
+        // (to move, in check) is winning. The table holds the draw the first search found
+        // there; a null window well above it must not be cut by that draw.
+        rig.tt.new_search();
+        let game = without_history();
+        let mut worker = rig.worker(&game, Settings::default());
+        let mut child = game.position().clone();
+        let check = crate::game::parse_uci_move(&child, "e8h5").expect("legal");
+        child.play_unchecked(check);
+        let key = crate::game::position_key(&child);
+        worker.path.keys.push(key);
+        let score = worker.negamax(&child, key, 1, 100, 101, 1);
+        assert!(score >= 101, "Black's score after Qh5+: {score}");
+    }
 }

@@ -38,14 +38,4 @@ impl Limits {
     pub fn waits_for_stop(&self) -> bool {
         self.infinite || self.ponder
     }
-
-    /// True when nothing but `stop` ends the search.
-    pub fn is_unbounded(&self) -> bool {
-        self.depth.is_none()
-            && self.nodes.is_none()
-            && self.soft_nodes.is_none()
-            && self.mate.is_none()
-            && self.movetime_ms.is_none()
-            && self.clock.is_none()
-    }
 }

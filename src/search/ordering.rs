@@ -23,9 +23,9 @@ const UNDER_PROMOTION: i32 = -100_000;
 /// History scores stay within +-HISTORY_MAX (so they never outrank killers).
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// Value of a piece kind for ordering (pawn, knight, bishop, rook, queen, king).
+/// Value of a piece kind for ordering.
 fn order_value(role: Role) -> i32 {
-    [100, 300, 320, 500, 900, 2000][role as usize - 1]
+    super::params::piece_value(role).ordering
 }
 
 /// Coloured piece and destination square of a move: 12 × 64 values.

@@ -9,7 +9,24 @@ use shakmaty::{Bitboard, attacks};
 
 use super::cuckoo::reversible_move;
 
-/// The key stack of the current line.
+/// The key stack of the current line: the game's keys since its last irreversible move, then
+/// one key per ply searched.
+///
+/// ```
+/// use threefold::search::repetition::KeyStack;
+/// // The game so far: positions A, B, then the root C (keys are any u64).
+/// let mut keys = KeyStack::new(&[0xA, 0xB, 0xC]);
+/// keys.push(0xD);
+/// keys.push(0xC); // the root again, inside the search: a second occurrence only
+/// assert!(!keys.is_draw(4));
+/// keys.push(0xD); // a position first reached after the root, repeated: a draw at once
+/// assert!(keys.is_draw(5));
+/// assert!(!keys.is_draw(0)); // unless a capture or pawn move came between (clock 0)
+/// keys.pop();
+/// keys.pop();
+/// keys.push(0xA); // A was seen once in the game: twice is no draw yet
+/// assert!(!keys.is_draw(3));
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct KeyStack {
     keys: Vec<u64>,
@@ -52,11 +69,6 @@ impl KeyStack {
     /// Index of the position on top of the stack.
     pub fn top(&self) -> usize {
         self.keys.len().saturating_sub(1)
-    }
-
-    /// Index of the root position.
-    pub fn root(&self) -> usize {
-        self.root
     }
 
     /// Lowest index a repetition of the top position can reach back to.
@@ -194,5 +206,30 @@ mod tests {
         s.push(2);
         s.push(1);
         assert!(!s.is_draw(10), "1 occurs once before the root only");
+    }
+}
+
+#[cfg(test)]
+mod null_move_tests {
+    use super::*;
+
+    /// A null move is no move: a position after it that matches one before it is no
+    /// repetition (the side that passed never really let the position recur). Without the
+    /// floor that `push_null` sets, this would be scored as a draw.
+    #[test]
+    fn no_repetition_reaches_back_across_a_null_move() {
+        let mut keys = KeyStack::new(&[0xA]);
+        keys.push(0xB);
+        keys.push(0xC);
+        let floor = keys.push_null(0xD);
+        keys.push(0xC); // as two plies ago, but across the null move
+        assert!(!keys.is_draw(10));
+        assert_eq!(keys.repetition(10), None);
+        keys.pop();
+        keys.pop_null(floor);
+        // With the null move undone, the same key two plies up is a repetition again.
+        keys.push(0xE);
+        keys.push(0xC);
+        assert!(keys.is_draw(10));
     }
 }

@@ -31,6 +31,13 @@ pub fn draw_value(contempt: i32, ply: usize) -> i32 {
 }
 
 /// The score of the side to move when it is checkmated at `ply`.
+///
+/// ```
+/// use threefold::search::score::{MATE, is_mate, mated_in};
+/// assert_eq!(mated_in(0), -MATE);
+/// assert!(mated_in(3) > mated_in(1)); // a later mate is less bad
+/// assert!(is_mate(mated_in(3)) && !is_mate(900));
+/// ```
 pub fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32
 }
@@ -42,6 +49,16 @@ pub fn is_mate(score: i32) -> bool {
 
 /// Converts a score relative to the root into one relative to the node at `ply`, for storing.
 /// Mate scores count plies from the node, so a stored mate stays right in other lines.
+///
+/// ```
+/// use threefold::search::score::{MATE, from_table, mated_in, to_table};
+/// // Mate in 5 plies from the root, found at a node 3 plies deep: mate in 2 from that node.
+/// assert_eq!(to_table(MATE - 5, 3), MATE - 2);
+/// // Read back at a node 7 plies deep, it is mate in 9 plies from the root.
+/// assert_eq!(from_table(MATE - 2, 7), MATE - 9);
+/// assert_eq!(to_table(mated_in(6), 4), mated_in(2)); // being mated, likewise
+/// assert_eq!(to_table(-35, 4), -35); // other scores are stored as they are
+/// ```
 pub fn to_table(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score + ply as i32
@@ -60,23 +77,5 @@ pub fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
-    }
-}
-
-/// A score as UCI reports it: centipawns, or mate in moves (negative when being mated).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UciScore {
-    Centipawns(i32),
-    MateIn(i32),
-}
-
-/// Converts a search score into UCI's `cp` or `mate` form.
-pub fn uci_score(score: i32) -> UciScore {
-    if score >= MATE_BOUND {
-        UciScore::MateIn((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        UciScore::MateIn(-(MATE + score) / 2)
-    } else {
-        UciScore::Centipawns(score)
     }
 }

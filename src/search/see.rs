@@ -4,11 +4,10 @@
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
-/// Piece values for exchanges (pawn, knight, bishop, rook, queen, king).
-const VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+use super::params::piece_value;
 
 fn value(role: Role) -> i32 {
-    VALUE[role as usize - 1]
+    piece_value(role).exchange
 }
 
 /// True when `m` wins at least `threshold` centipawns of material once the exchange on its

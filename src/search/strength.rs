@@ -5,6 +5,8 @@
 //! The budget and the noise were calibrated against Stockfish's own `UCI_Elo` ladder (see
 //! README, "Limited strength", for the table and the command that measured it).
 
+use crate::rng::Rng;
+
 /// The lowest `UCI_Elo` (Stockfish's lowest too).
 pub const MIN_ELO: u32 = 1320;
 /// The highest `UCI_Elo` offered.
@@ -54,12 +56,12 @@ impl Strength {
     /// Which of the lines scored `scores` (from the side to move's view, best first) to play:
     /// the one whose score plus a random bonus up to `noise()` is highest. A line more than
     /// `noise()` below the best is never chosen, so a found mate is always played.
-    pub fn choose(self, scores: &[i32], dice: &mut Dice) -> usize {
+    pub fn choose(self, scores: &[i32], rng: &mut Rng) -> usize {
         let noise = self.noise();
         let mut chosen = 0;
         let mut best = i32::MIN;
         for (index, score) in scores.iter().enumerate() {
-            let bonus = dice.below(noise as u64 + 1) as i32;
+            let bonus = rng.below(noise as u64 + 1) as i32;
             let value = score.saturating_add(bonus);
             if value > best {
                 best = value;
@@ -67,40 +69,6 @@ impl Strength {
             }
         }
         chosen
-    }
-}
-
-/// A small random number generator (splitmix64): the choice needs no cryptographic quality,
-/// and a fixed seed makes it repeatable in tests.
-#[derive(Debug, Clone)]
-pub struct Dice {
-    state: u64,
-}
-
-impl Dice {
-    pub fn new(seed: u64) -> Dice {
-        Dice { state: seed }
-    }
-
-    /// Seeded from the clock, so that games differ.
-    pub fn from_clock() -> Dice {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        Dice::new(nanos ^ u64::from(std::process::id()).rotate_left(32))
-    }
-
-    fn next(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
     }
 }
 
@@ -134,21 +102,21 @@ mod tests {
 
     #[test]
     fn without_noise_the_best_line_is_played() {
-        let mut dice = Dice::new(7);
+        let mut rng = Rng::new(7);
         let s = Strength::new(MAX_ELO);
         for _ in 0..100 {
-            assert_eq!(s.choose(&lines(&[30, 29, 28, -5]), &mut dice), 0);
+            assert_eq!(s.choose(&lines(&[30, 29, 28, -5]), &mut rng), 0);
         }
     }
 
     #[test]
     fn noise_picks_close_lines_sometimes_and_far_ones_never() {
-        let mut dice = Dice::new(11);
+        let mut rng = Rng::new(11);
         let s = Strength::new(MIN_ELO);
         let far = -(s.noise() + 1);
         let mut counts = [0; 3];
         for _ in 0..1000 {
-            counts[s.choose(&lines(&[0, -10, far]), &mut dice)] += 1;
+            counts[s.choose(&lines(&[0, -10, far]), &mut rng)] += 1;
         }
         assert!(counts[0] > counts[1], "{counts:?}");
         assert!(counts[1] > 100, "{counts:?}");
@@ -157,10 +125,10 @@ mod tests {
 
     #[test]
     fn a_mate_is_always_played() {
-        let mut dice = Dice::new(3);
+        let mut rng = Rng::new(3);
         let s = Strength::new(MIN_ELO);
         for _ in 0..200 {
-            assert_eq!(s.choose(&lines(&[200, 31_990, 150]), &mut dice), 1);
+            assert_eq!(s.choose(&lines(&[200, 31_990, 150]), &mut rng), 1);
         }
     }
 }

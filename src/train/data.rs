@@ -9,7 +9,7 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::datagen::format::{self, GameRecord, GameResult, ReadError};
 use crate::eval::nnue;
-use crate::tune::Rng;
+use crate::rng::Rng;
 
 /// The most pieces a position has.
 const MAX_PIECES: usize = 32;

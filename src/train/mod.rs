@@ -24,7 +24,7 @@ pub mod run;
 #[cfg(test)]
 pub(crate) fn random_positions(games: usize, plies: usize, seed: u64) -> Vec<shakmaty::Chess> {
     use shakmaty::Position;
-    let mut rng = crate::tune::Rng::new(seed);
+    let mut rng = crate::rng::Rng::new(seed);
     let mut out = Vec::new();
     for _ in 0..games {
         let mut pos = shakmaty::Chess::default();

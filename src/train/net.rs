@@ -13,7 +13,7 @@ use super::data::{Sample, sigmoid};
 use crate::eval::nnue::{
     self, DEFAULT_QA, DEFAULT_QB, INPUTS, Network, NetworkError, NetworkParts,
 };
-use crate::tune::Rng;
+use crate::rng::Rng;
 
 /// Feature weights and biases stay within this, so an accumulator of 32 pieces fits an i16
 /// after quantisation (33 x 1.98 x 255 < 32767).

@@ -9,7 +9,7 @@ use super::checkpoint::Checkpoint;
 use super::data::{Sample, shuffle};
 use super::net::Scratch;
 use super::optim::Schedule;
-use crate::tune::Rng;
+use crate::rng::Rng;
 
 /// What a run does (the network's size is the checkpoint's).
 #[derive(Debug, Clone)]

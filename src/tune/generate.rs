@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
-use super::Rng;
 use crate::datagen::selfplay::{Adjudication, play_game};
 use crate::game::parse_fen;
+use crate::rng::Rng;
 use crate::search::score::is_mate;
 use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher};
 

@@ -3,17 +3,19 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crossbeam_channel::Receiver;
-use shakmaty::{Color, EnPassantMode, Position, fen::Fen};
+use shakmaty::{Color, Position};
 use vampirc_uci::{Serializable, UciMessage};
 
 use super::command::{Command, GoArgs, StartPosition, parse};
-use super::options::{Change, Options, announce, parse_change};
+use super::debug;
+use super::options::{Change, Effect, Options, announce, parse_change};
 use super::output::{error, info_string, send};
 use super::reader::Input;
 use super::report::{bestmove_line, info_line};
+use super::wdl;
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::datagen::openings::GenfensArgs;
 use crate::game::AutomaticEnd;
@@ -24,7 +26,6 @@ use crate::search::time::TimeManager;
 use crate::search::{
     Clock, Limits, MAX_DEPTH, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
 };
-use crate::search::{strength, wdl};
 
 /// A search running on its own thread; it hands the searcher back when it ends.
 struct Running {
@@ -134,9 +135,21 @@ impl Engine {
                 self.wait_for_search();
                 return false;
             }
-            Command::Perft(depth) => self.perft(depth),
-            Command::Display => self.display(),
-            Command::Eval => self.show_eval(),
+            Command::Perft(depth) => {
+                if let Some(game) = self.current_game() {
+                    debug::perft(game, depth);
+                }
+            }
+            Command::Display => {
+                if let Some(game) = self.current_game() {
+                    debug::display(game);
+                }
+            }
+            Command::Eval => {
+                if let Some(game) = self.current_game() {
+                    debug::show_eval(game);
+                }
+            }
             Command::Bench(depth) => self.bench(depth),
             Command::Genfens(args) => genfens(&args),
         }
@@ -210,33 +223,46 @@ impl Engine {
     }
 
     /// Applies a change to the idle searcher's tables: resizes or clears the hash table, or
-    /// loads (or drops) the Syzygy tables.
+    /// loads (or drops) the Syzygy tables. The option keeps its old value when this fails.
     fn apply_table_change(&mut self, change: Change) {
         let hash_mib = self.options.hash_mib;
         let searcher = self.searcher.get_or_insert_with(|| Searcher::new(hash_mib));
-        match change {
-            Change::Hash(mib) => match searcher.tt.resize(mib) {
-                Ok(()) => self.options.hash_mib = mib,
-                Err(e) => error(&e.0),
+        let done = match change.option.effect {
+            Effect::ResizeHash => match searcher.tt.resize(change.int() as usize) {
+                Ok(()) => true,
+                Err(e) => {
+                    error(&e.0);
+                    false
+                }
             },
-            Change::ClearHash => searcher.clear(),
-            Change::SyzygyPath(path) if path.is_empty() => {
-                searcher.tables = None;
-                self.options.syzygy_path = path;
+            Effect::ClearHash => {
+                searcher.clear();
+                true
             }
-            Change::SyzygyPath(path) => match Tables::load(&path) {
+            Effect::LoadTables if change.text().is_empty() => {
+                searcher.tables = None;
+                true
+            }
+            Effect::LoadTables => match Tables::load(change.text()) {
                 Ok(tables) => {
                     info_string(&format!(
-                        "Syzygy: {} table files, up to {} pieces, from '{path}'",
+                        "Syzygy: {} table files, up to {} pieces, from '{}'",
                         tables.files,
-                        tables.max_pieces()
+                        tables.max_pieces(),
+                        change.text()
                     ));
                     searcher.tables = Some(tables);
-                    self.options.syzygy_path = path;
+                    true
                 }
-                Err(e) => error(&format!("{}; keeping the previous tables", e.0)),
+                Err(e) => {
+                    error(&format!("{}; keeping the previous tables", e.0));
+                    false
+                }
             },
-            _ => {}
+            Effect::Setting => true,
+        };
+        if done {
+            change.apply(&mut self.options);
         }
     }
 
@@ -276,47 +302,23 @@ impl Engine {
             Ok(change) => change,
             Err(why) => return error(&why),
         };
-        match change {
-            Change::Hash(_) | Change::ClearHash | Change::SyzygyPath(_)
-                if self.search_is_running() =>
-            {
+        if let Some(note) = &change.note {
+            info_string(note);
+        }
+        match change.option.effect {
+            Effect::Setting => {
+                if let Some(remark) = change.apply(&mut self.options) {
+                    info_string(&remark);
+                }
+            }
+            _ if self.search_is_running() => {
                 info_string(&format!(
-                    "{name} will take effect when the current search ends"
+                    "{} will take effect when the current search ends",
+                    change.option.name
                 ));
                 self.pending_table_changes.push(change);
             }
-            Change::Hash(_) | Change::ClearHash | Change::SyzygyPath(_) => {
-                self.apply_table_change(change)
-            }
-            Change::SyzygyProbeDepth(depth) => self.options.syzygy_probe_depth = depth,
-            Change::Threads(n) => {
-                self.options.threads = n;
-                let cores = thread::available_parallelism().map_or(1, |c| c.get());
-                if n > cores {
-                    info_string(&format!(
-                        "Threads {n} is more than the {cores} cores here; searches will share them"
-                    ));
-                }
-            }
-            Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
-            Change::Ponder(on) => self.options.ponder = on,
-            Change::Contempt(cp) => self.options.contempt = cp,
-            Change::AnalyseMode(on) => self.options.analyse_mode = on,
-            Change::Chess960(on) => self.options.chess960 = on,
-            Change::MultiPv(n) => self.options.multi_pv = n,
-            Change::ShowWdl(on) => self.options.show_wdl = on,
-            Change::LimitStrength(on) => self.options.limit_strength = on,
-            Change::Elo { elo, clamped } => {
-                if clamped {
-                    info_string(&format!(
-                        "UCI_Elo {} is outside {}..{}; playing at {elo}",
-                        value.unwrap_or("").trim(),
-                        strength::MIN_ELO,
-                        strength::MAX_ELO
-                    ));
-                }
-                self.options.elo = elo;
-            }
+            _ => self.apply_table_change(change),
         }
     }
 
@@ -389,12 +391,7 @@ impl Engine {
                     .unwrap_or_else(|| Searcher::new(self.options.hash_mib))
             }
         };
-        searcher.settings.move_overhead_ms = self.options.move_overhead_ms;
-        searcher.settings.contempt = self.options.effective_contempt();
-        searcher.settings.threads = self.options.threads;
-        searcher.settings.multi_pv = self.options.multi_pv;
-        searcher.settings.syzygy_probe_depth = self.options.syzygy_probe_depth;
-        searcher.settings.strength = self.options.strength();
+        searcher.settings = self.options.settings();
         report_draw_rules(&self.game);
         if self.debug {
             report_time_budget(&limits, self.options.move_overhead_ms);
@@ -474,92 +471,6 @@ impl Engine {
             ponder: args.ponder,
             searchmoves,
         }
-    }
-
-    fn perft(&mut self, depth: u32) {
-        if self.current_game().is_none() {
-            return;
-        }
-        let started = Instant::now();
-        let pos = self.game.position();
-        let mode = self.game.castling_mode();
-        let mut total = 0;
-        for (m, count) in crate::perft::divide(pos, depth) {
-            send(&format!("{}: {count}", uci_text(m, mode)));
-            total += count;
-        }
-        let ms = started.elapsed().as_millis();
-        send("");
-        send(&format!("Nodes searched: {total}"));
-        send(&format!(
-            "Time: {ms} ms ({} nps)",
-            total as u128 * 1000 / ms.max(1)
-        ));
-    }
-
-    fn display(&mut self) {
-        if self.current_game().is_none() {
-            return;
-        }
-        let pos = self.game.position();
-        let board = pos.board();
-        send("");
-        for rank in (0..8u32).rev() {
-            let mut row = format!(" {} |", rank + 1);
-            for file in 0..8u32 {
-                let sq = shakmaty::Square::from_coords(
-                    shakmaty::File::new(file),
-                    shakmaty::Rank::new(rank),
-                );
-                let c = board.piece_at(sq).map_or('.', |p| p.char());
-                row.push(' ');
-                row.push(c);
-            }
-            send(&row);
-        }
-        send("     a b c d e f g h");
-        send("");
-        send(&format!(
-            "Fen: {}",
-            Fen::from_position(pos, EnPassantMode::Legal)
-        ));
-        send(&format!("Key: {:016x}", self.game.key()));
-        send(&format!(
-            "Side to move: {}",
-            if pos.turn() == Color::White {
-                "white"
-            } else {
-                "black"
-            }
-        ));
-        send(&format!("Halfmove clock: {}", pos.halfmoves()));
-        send(&format!("Occurrences: {}", self.game.occurrences()));
-        send(&format!("Moves played: {}", self.game.moves().len()));
-    }
-
-    fn show_eval(&mut self) {
-        if self.current_game().is_none() {
-            return;
-        }
-        let b = crate::eval::breakdown(self.game.position());
-        send(&format!(
-            "Evaluation from White's point of view (phase {}/{}):",
-            b.phase,
-            crate::eval::MAX_PHASE
-        ));
-        send("      term |    mg    eg");
-        for (name, s) in [
-            ("material", b.material),
-            ("placement", b.placement),
-            ("pawns", b.pawns),
-            ("mobility", b.mobility),
-            ("king", b.king_safety),
-            ("threats", b.threats),
-        ] {
-            send(&format!("{name:>10} | {:>5} {:>5}", s.mg, s.eg));
-        }
-        send(&format!("Endgame scale: {}/128", b.scale));
-        send(&format!("Total: {} cp", b.total()));
     }
 
     fn bench(&mut self, depth: Option<u32>) {

@@ -6,11 +6,13 @@
 //! The loop never waits for the search: `isready`, `stop` and `ponderhit` are answered at once.
 
 pub mod command;
+mod debug;
 mod engine;
 pub mod options;
 pub mod output;
 mod reader;
 pub mod report;
+pub mod wdl;
 
 pub use engine::Engine;
 

@@ -1,8 +1,16 @@
-//! The engine's UCI options: how they are announced and how `setoption` values are checked.
+//! The engine's UCI options, declared once: the table [`OPTIONS`] gives each option's name,
+//! kind, range and the field of [`Options`] it sets. The `uci` announcement ([`announce`]) and
+//! `setoption` ([`parse_change`], [`Change::apply`]) are both driven by it, the defaults come
+//! from [`Options::default`] (whose search part is [`Settings::default`]), and
+//! [`Options::settings`] is the one conversion that gives the search its settings.
+//!
+//! Adding an option: a field in [`Options`] (and its default), a row in [`OPTIONS`], and, if the
+//! search reads it, a line in [`Options::settings`].
 
 use shakmaty::CastlingMode;
 use vampirc_uci::UciOptionConfig;
 
+use crate::search::Settings;
 use crate::search::strength::{self, Strength};
 
 /// Current option values.
@@ -51,241 +59,473 @@ impl Options {
             CastlingMode::Standard
         }
     }
-}
 
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            hash_mib: 16,
-            threads: 1,
-            move_overhead_ms: 10,
-            ponder: false,
-            contempt: 0,
-            analyse_mode: false,
-            chess960: false,
-            multi_pv: 1,
-            show_wdl: false,
-            syzygy_path: String::new(),
-            syzygy_probe_depth: 1,
-            limit_strength: false,
-            elo: strength::MIN_ELO,
+    /// What the search reads of the options (the one conversion from one to the other).
+    pub fn settings(&self) -> Settings {
+        Settings {
+            move_overhead_ms: self.move_overhead_ms,
+            contempt: self.effective_contempt(),
+            threads: self.threads,
+            multi_pv: self.multi_pv,
+            syzygy_probe_depth: self.syzygy_probe_depth,
+            strength: self.strength(),
         }
     }
 }
 
-pub const HASH_MAX_MIB: i64 = 65_536;
-pub const THREADS_MAX: i64 = 1024;
-pub const MOVE_OVERHEAD_MAX: i64 = 5000;
-pub const CONTEMPT_LIMIT: i64 = 1000;
-pub const MULTI_PV_MAX: i64 = 256;
-pub const SYZYGY_PROBE_DEPTH_MAX: i64 = 100;
+impl Default for Options {
+    /// The search's own defaults ([`Settings::default`]) and the front end's.
+    fn default() -> Self {
+        let search = Settings::default();
+        Options {
+            hash_mib: 16,
+            threads: search.threads,
+            move_overhead_ms: search.move_overhead_ms,
+            ponder: false,
+            contempt: search.contempt,
+            analyse_mode: false,
+            chess960: false,
+            multi_pv: search.multi_pv,
+            show_wdl: false,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: search.syzygy_probe_depth,
+            limit_strength: search.strength.is_some(),
+            elo: search.strength.map_or(strength::MIN_ELO, Strength::elo),
+        }
+    }
+}
+
 /// What GUIs show for an empty string option (the UCI convention).
 pub const EMPTY: &str = "<empty>";
 
-/// A valid `setoption`, ready to apply.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change {
-    Hash(usize),
-    Threads(usize),
-    MoveOverhead(u64),
-    ClearHash,
-    Ponder(bool),
-    Contempt(i32),
-    AnalyseMode(bool),
-    Chess960(bool),
-    MultiPv(usize),
-    ShowWdl(bool),
-    /// The new `SyzygyPath`, empty for none.
-    SyzygyPath(String),
-    SyzygyProbeDepth(i32),
-    LimitStrength(bool),
-    /// The Elo asked for, and whether it was moved into range.
-    Elo {
-        elo: u32,
-        clamped: bool,
+/// The value an option takes, and the field of [`Options`] that holds it.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    /// An integer in `min..=max`. With `clamp`, any integer is taken and moved into the range
+    /// (GUIs often offer wider ones); otherwise a value outside it is refused.
+    Spin {
+        min: i64,
+        max: i64,
+        clamp: bool,
+        get: fn(&Options) -> i64,
+        set: fn(&mut Options, i64),
     },
+    /// `true` or `false`.
+    Check {
+        get: fn(&Options) -> bool,
+        set: fn(&mut Options, bool),
+    },
+    /// Any text; [`EMPTY`] stands for the empty string.
+    Text {
+        get: fn(&Options) -> &str,
+        set: fn(&mut Options, String),
+    },
+    /// No value: pressing it acts (see [`Effect`]).
+    Button,
 }
 
-/// The `option ...` lines of the `uci` answer.
+/// When and on what a change acts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Written into [`Options`] at once; the next search reads it.
+    Setting,
+    /// Resizes the hash table (which a running search holds: applied when it ends).
+    ResizeHash,
+    /// Clears the hash and move-ordering tables (when no search runs).
+    ClearHash,
+    /// Loads the Syzygy tables (when no search runs).
+    LoadTables,
+}
+
+/// One UCI option: its name, its kind, and what changing it does.
+pub struct Descriptor {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub effect: Effect,
+    /// A remark to show with a valid new value, if any (such as more threads than cores).
+    pub remark: Option<fn(&Options) -> Option<String>>,
+}
+
+/// Every option, in the order `uci` announces them.
+pub static OPTIONS: [Descriptor; 14] = [
+    Descriptor {
+        name: "Hash",
+        kind: Kind::Spin {
+            min: 1,
+            max: 65_536,
+            clamp: false,
+            get: |o| o.hash_mib as i64,
+            set: |o, v| o.hash_mib = v as usize,
+        },
+        effect: Effect::ResizeHash,
+        remark: None,
+    },
+    Descriptor {
+        name: "Threads",
+        kind: Kind::Spin {
+            min: 1,
+            max: 1024,
+            clamp: false,
+            get: |o| o.threads as i64,
+            set: |o, v| o.threads = v as usize,
+        },
+        effect: Effect::Setting,
+        remark: Some(more_threads_than_cores),
+    },
+    Descriptor {
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            min: 0,
+            max: 5000,
+            clamp: false,
+            get: |o| o.move_overhead_ms as i64,
+            set: |o, v| o.move_overhead_ms = v as u64,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "Clear Hash",
+        kind: Kind::Button,
+        effect: Effect::ClearHash,
+        remark: None,
+    },
+    Descriptor {
+        name: "Ponder",
+        kind: Kind::Check {
+            get: |o| o.ponder,
+            set: |o, v| o.ponder = v,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "Contempt",
+        kind: Kind::Spin {
+            min: -1000,
+            max: 1000,
+            clamp: false,
+            get: |o| i64::from(o.contempt),
+            set: |o, v| o.contempt = v as i32,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "UCI_AnalyseMode",
+        kind: Kind::Check {
+            get: |o| o.analyse_mode,
+            set: |o, v| o.analyse_mode = v,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "UCI_Chess960",
+        kind: Kind::Check {
+            get: |o| o.chess960,
+            set: |o, v| o.chess960 = v,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            min: 1,
+            max: 256,
+            clamp: false,
+            get: |o| o.multi_pv as i64,
+            set: |o, v| o.multi_pv = v as usize,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "UCI_ShowWDL",
+        kind: Kind::Check {
+            get: |o| o.show_wdl,
+            set: |o, v| o.show_wdl = v,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "SyzygyPath",
+        kind: Kind::Text {
+            get: |o| &o.syzygy_path,
+            set: |o, v| o.syzygy_path = v,
+        },
+        effect: Effect::LoadTables,
+        remark: None,
+    },
+    Descriptor {
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin {
+            min: 1,
+            max: 100,
+            clamp: false,
+            get: |o| i64::from(o.syzygy_probe_depth),
+            set: |o, v| o.syzygy_probe_depth = v as i32,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check {
+            get: |o| o.limit_strength,
+            set: |o, v| o.limit_strength = v,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            min: strength::MIN_ELO as i64,
+            max: strength::MAX_ELO as i64,
+            clamp: true,
+            get: |o| i64::from(o.elo),
+            set: |o, v| o.elo = v as u32,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+];
+
+/// The remark on `Threads`: more threads than cores share them.
+fn more_threads_than_cores(options: &Options) -> Option<String> {
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    (options.threads > cores).then(|| {
+        format!(
+            "Threads {} is more than the {cores} cores here; searches will share them",
+            options.threads
+        )
+    })
+}
+
+/// The option called `name` (UCI names are case-insensitive).
+pub fn find(name: &str) -> Option<&'static Descriptor> {
+    OPTIONS.iter().find(|d| d.name.eq_ignore_ascii_case(name))
+}
+
+/// A checked `setoption` value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    /// Text, with [`EMPTY`] already turned into the empty string.
+    Text(String),
+    /// A button was pressed.
+    Press,
+}
+
+/// A valid `setoption`, ready to apply.
+#[derive(Clone)]
+pub struct Change {
+    pub option: &'static Descriptor,
+    pub value: Value,
+    /// Something to tell the user about the value taken (a clamped spin), if anything.
+    pub note: Option<String>,
+}
+
+impl std::fmt::Debug for Change {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Change")
+            .field("option", &self.option.name)
+            .field("value", &self.value)
+            .field("note", &self.note)
+            .finish()
+    }
+}
+
+impl Change {
+    /// Writes the new value into `options` (for a button, nothing) and returns the option's
+    /// remark on it, if any.
+    pub fn apply(&self, options: &mut Options) -> Option<String> {
+        match (self.option.kind, &self.value) {
+            (Kind::Spin { set, .. }, Value::Int(v)) => set(options, *v),
+            (Kind::Check { set, .. }, Value::Bool(v)) => set(options, *v),
+            (Kind::Text { set, .. }, Value::Text(v)) => set(options, v.clone()),
+            _ => {}
+        }
+        self.option.remark.and_then(|remark| remark(options))
+    }
+
+    /// The new integer value (0 for other kinds).
+    pub fn int(&self) -> i64 {
+        match self.value {
+            Value::Int(v) => v,
+            _ => 0,
+        }
+    }
+
+    /// The new text value ("" for other kinds).
+    pub fn text(&self) -> &str {
+        match &self.value {
+            Value::Text(v) => v,
+            _ => "",
+        }
+    }
+}
+
+/// The `option ...` lines of the `uci` answer, with the values of `defaults`.
 pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
-    vec![
-        UciOptionConfig::Spin {
-            name: "Hash".into(),
-            default: Some(defaults.hash_mib as i64),
-            min: Some(1),
-            max: Some(HASH_MAX_MIB),
-        },
-        UciOptionConfig::Spin {
-            name: "Threads".into(),
-            default: Some(defaults.threads as i64),
-            min: Some(1),
-            max: Some(THREADS_MAX),
-        },
-        UciOptionConfig::Spin {
-            name: "Move Overhead".into(),
-            default: Some(defaults.move_overhead_ms as i64),
-            min: Some(0),
-            max: Some(MOVE_OVERHEAD_MAX),
-        },
-        UciOptionConfig::Button {
-            name: "Clear Hash".into(),
-        },
-        UciOptionConfig::Check {
-            name: "Ponder".into(),
-            default: Some(defaults.ponder),
-        },
-        UciOptionConfig::Spin {
-            name: "Contempt".into(),
-            default: Some(defaults.contempt as i64),
-            min: Some(-CONTEMPT_LIMIT),
-            max: Some(CONTEMPT_LIMIT),
-        },
-        UciOptionConfig::Check {
-            name: "UCI_AnalyseMode".into(),
-            default: Some(defaults.analyse_mode),
-        },
-        UciOptionConfig::Check {
-            name: "UCI_Chess960".into(),
-            default: Some(defaults.chess960),
-        },
-        UciOptionConfig::Spin {
-            name: "MultiPV".into(),
-            default: Some(defaults.multi_pv as i64),
-            min: Some(1),
-            max: Some(MULTI_PV_MAX),
-        },
-        UciOptionConfig::Check {
-            name: "UCI_ShowWDL".into(),
-            default: Some(defaults.show_wdl),
-        },
-        UciOptionConfig::String {
-            name: "SyzygyPath".into(),
-            default: Some(EMPTY.into()),
-        },
-        UciOptionConfig::Spin {
-            name: "SyzygyProbeDepth".into(),
-            default: Some(defaults.syzygy_probe_depth as i64),
-            min: Some(1),
-            max: Some(SYZYGY_PROBE_DEPTH_MAX),
-        },
-        UciOptionConfig::Check {
-            name: "UCI_LimitStrength".into(),
-            default: Some(defaults.limit_strength),
-        },
-        UciOptionConfig::Spin {
-            name: "UCI_Elo".into(),
-            default: Some(i64::from(defaults.elo)),
-            min: Some(i64::from(strength::MIN_ELO)),
-            max: Some(i64::from(strength::MAX_ELO)),
-        },
-    ]
+    OPTIONS
+        .iter()
+        .map(|d| {
+            let name = d.name.to_owned();
+            match d.kind {
+                Kind::Spin { min, max, get, .. } => UciOptionConfig::Spin {
+                    name,
+                    default: Some(get(defaults)),
+                    min: Some(min),
+                    max: Some(max),
+                },
+                Kind::Check { get, .. } => UciOptionConfig::Check {
+                    name,
+                    default: Some(get(defaults)),
+                },
+                Kind::Text { get, .. } => UciOptionConfig::String {
+                    name,
+                    default: Some(match get(defaults) {
+                        "" => EMPTY.to_owned(),
+                        text => text.to_owned(),
+                    }),
+                },
+                Kind::Button => UciOptionConfig::Button { name },
+            }
+        })
+        .collect()
 }
 
 /// Checks a `setoption`; the error says what is wrong and what is kept.
 pub fn parse_change(name: &str, value: Option<&str>, current: &Options) -> Result<Change, String> {
-    let is = |n: &str| name.eq_ignore_ascii_case(n);
-    if is("Hash") {
-        spin(name, value, 1, HASH_MAX_MIB, current.hash_mib as i64)
-            .map(|v| Change::Hash(v as usize))
-    } else if is("Threads") {
-        spin(name, value, 1, THREADS_MAX, current.threads as i64)
-            .map(|v| Change::Threads(v as usize))
-    } else if is("Move Overhead") {
-        spin(
-            name,
-            value,
-            0,
-            MOVE_OVERHEAD_MAX,
-            current.move_overhead_ms as i64,
-        )
-        .map(|v| Change::MoveOverhead(v as u64))
-    } else if is("Clear Hash") {
-        Ok(Change::ClearHash)
-    } else if is("Ponder") {
-        check(name, value, current.ponder).map(Change::Ponder)
-    } else if is("Contempt") {
-        spin(
-            name,
-            value,
-            -CONTEMPT_LIMIT,
-            CONTEMPT_LIMIT,
-            current.contempt as i64,
-        )
-        .map(|v| Change::Contempt(v as i32))
-    } else if is("UCI_AnalyseMode") {
-        check(name, value, current.analyse_mode).map(Change::AnalyseMode)
-    } else if is("UCI_Chess960") {
-        check(name, value, current.chess960).map(Change::Chess960)
-    } else if is("UCI_ShowWDL") {
-        check(name, value, current.show_wdl).map(Change::ShowWdl)
-    } else if is("SyzygyPath") {
-        let path = value.unwrap_or("").trim();
-        Ok(Change::SyzygyPath(if path == EMPTY {
-            String::new()
-        } else {
-            path.to_owned()
-        }))
-    } else if is("SyzygyProbeDepth") {
-        spin(
-            name,
-            value,
-            1,
-            SYZYGY_PROBE_DEPTH_MAX,
-            current.syzygy_probe_depth as i64,
-        )
-        .map(|v| Change::SyzygyProbeDepth(v as i32))
-    } else if is("UCI_LimitStrength") {
-        check(name, value, current.limit_strength).map(Change::LimitStrength)
-    } else if is("UCI_Elo") {
-        elo(name, value, current.elo)
-    } else if is("MultiPV") {
-        spin(name, value, 1, MULTI_PV_MAX, current.multi_pv as i64)
-            .map(|v| Change::MultiPv(v as usize))
-    } else {
-        Err(format!(
-            "unknown option '{name}' (the 'uci' command lists the options)"
-        ))
-    }
-}
-
-fn spin(name: &str, value: Option<&str>, min: i64, max: i64, keep: i64) -> Result<i64, String> {
+    let option = find(name)
+        .ok_or_else(|| format!("unknown option '{name}' (the 'uci' command lists the options)"))?;
+    let name = option.name;
     let text = value.unwrap_or("");
-    match text.parse::<i64>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
-        Ok(_) | Err(_) if text.is_empty() => Err(format!(
-            "option '{name}' needs a value from {min} to {max}; keeping {keep}"
-        )),
-        _ => Err(format!(
-            "option '{name}' must be an integer from {min} to {max}, got '{text}'; keeping {keep}"
-        )),
-    }
-}
-
-/// `UCI_Elo`: any integer is taken, moved into the offered range (GUIs often offer wider ones).
-fn elo(name: &str, value: Option<&str>, keep: u32) -> Result<Change, String> {
-    let (min, max) = (strength::MIN_ELO, strength::MAX_ELO);
-    let text = value.unwrap_or("");
-    match text.parse::<i64>() {
-        Ok(asked) => {
-            let elo = asked.clamp(i64::from(min), i64::from(max)) as u32;
-            Ok(Change::Elo {
-                elo,
-                clamped: i64::from(elo) != asked,
-            })
+    let mut note = None;
+    let value = match option.kind {
+        Kind::Spin {
+            min,
+            max,
+            clamp,
+            get,
+            ..
+        } => {
+            let keep = get(current);
+            match text.parse::<i64>() {
+                Ok(v) if (min..=max).contains(&v) => Value::Int(v),
+                Ok(v) if clamp => {
+                    let taken = v.clamp(min, max);
+                    note = Some(format!(
+                        "{name} {v} is outside {min}..{max}; playing at {taken}"
+                    ));
+                    Value::Int(taken)
+                }
+                _ if text.is_empty() => {
+                    return Err(format!(
+                        "option '{name}' needs a value from {min} to {max}; keeping {keep}"
+                    ));
+                }
+                _ => {
+                    return Err(format!(
+                        "option '{name}' must be an integer from {min} to {max}, got '{text}'; \
+                         keeping {keep}"
+                    ));
+                }
+            }
         }
-        Err(_) => Err(format!(
-            "option '{name}' must be an integer from {min} to {max}, got '{text}'; keeping {keep}"
-        )),
-    }
+        Kind::Check { get, .. } => match text.to_ascii_lowercase().as_str() {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => {
+                return Err(format!(
+                    "option '{name}' must be true or false, got '{text}'; keeping {}",
+                    get(current)
+                ));
+            }
+        },
+        Kind::Text { .. } => match text.trim() {
+            EMPTY => Value::Text(String::new()),
+            path => Value::Text(path.to_owned()),
+        },
+        Kind::Button => Value::Press,
+    };
+    Ok(Change {
+        option,
+        value,
+        note,
+    })
 }
 
-fn check(name: &str, value: Option<&str>, keep: bool) -> Result<bool, String> {
-    match value.map(str::to_ascii_lowercase).as_deref() {
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        _ => Err(format!(
-            "option '{name}' must be true or false, got '{}'; keeping {keep}",
-            value.unwrap_or("")
-        )),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_announces_the_default_it_starts_with() {
+        let defaults = Options::default();
+        for (d, announced) in OPTIONS.iter().zip(announce(&defaults)) {
+            let text = format!("{announced:?}");
+            assert!(text.contains(d.name), "{text}");
+            if let Kind::Spin { min, max, get, .. } = d.kind {
+                assert!((min..=max).contains(&get(&defaults)), "{}", d.name);
+            }
+        }
+        assert_eq!(announce(&defaults).len(), OPTIONS.len());
+    }
+
+    #[test]
+    fn names_are_unique_and_found_in_any_case() {
+        for d in &OPTIONS {
+            let found = find(&d.name.to_ascii_uppercase()).map(|f| f.name);
+            assert_eq!(found, Some(d.name));
+        }
+    }
+
+    #[test]
+    fn a_change_sets_its_field_and_only_that() {
+        let before = Options::default();
+        let mut options = before.clone();
+        let change = parse_change("multipv", Some("3"), &options).expect("valid");
+        change.apply(&mut options);
+        assert_eq!(options.multi_pv, 3);
+        assert_eq!(
+            Options {
+                multi_pv: before.multi_pv,
+                ..options.clone()
+            },
+            before
+        );
+        let change = parse_change("SyzygyPath", Some(EMPTY), &options).expect("valid");
+        assert_eq!(change.value, Value::Text(String::new()));
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused_or_clamped_by_kind() {
+        let options = Options::default();
+        let refused = parse_change("Contempt", Some("2000"), &options);
+        assert!(refused.is_err_and(|e| e.contains("keeping 0")));
+        let clamped = parse_change("UCI_Elo", Some("3500"), &options).expect("clamped");
+        assert_eq!(clamped.value, Value::Int(i64::from(strength::MAX_ELO)));
+        assert!(clamped.note.is_some());
+        assert!(parse_change("Ponder", Some("maybe"), &options).is_err());
+        assert!(parse_change("Nonsense", Some("1"), &options).is_err());
+    }
+
+    #[test]
+    fn settings_follow_the_options() {
+        let mut options = Options {
+            contempt: 30,
+            threads: 3,
+            ..Options::default()
+        };
+        assert_eq!(options.settings().contempt, 30);
+        assert_eq!(options.settings().threads, 3);
+        options.analyse_mode = true;
+        assert_eq!(options.settings().contempt, 0);
     }
 }

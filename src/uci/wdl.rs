@@ -7,7 +7,8 @@
 
 use shakmaty::{Chess, Position, Role};
 
-use super::score::is_mate;
+use crate::search::params::piece_value;
+use crate::search::score::is_mate;
 
 /// `a = A.0 + A.1 * material`, in centipawns. Fitted by `bench/fit_wdl.py --games 300 --nodes
 /// 4000` on 33,607 positions of self-play (2moves book), 2026-11-22.
@@ -21,11 +22,10 @@ pub const PROVEN_DRAW: [u32; 3] = [0, 1000, 0];
 /// Material on the board as the model counts it: pawn 1, minor 3, rook 5, queen 9, in 17..=78.
 pub fn material(pos: &Chess) -> u32 {
     let board = pos.board();
-    let count = |role: Role| board.by_role(role).count() as u32;
-    let total = count(Role::Pawn)
-        + 3 * (count(Role::Knight) + count(Role::Bishop))
-        + 5 * count(Role::Rook)
-        + 9 * count(Role::Queen);
+    let total: u32 = Role::ALL
+        .iter()
+        .map(|&role| board.by_role(role).count() as u32 * piece_value(role).material)
+        .sum();
     total.clamp(17, 78)
 }
 

@@ -1,0 +1,249 @@
+//! The root of the search: iterative deepening, the MultiPV lines of each iteration, and the
+//! aspiration windows around the previous iteration's score. Every search of the root, in the
+//! main thread and the helpers alike, goes through [`Worker::search_root`].
+
+use shakmaty::{Chess, Move, Position};
+
+use super::limits::Limits;
+use super::line;
+use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
+use super::score::{INFINITE, MATE, is_mate};
+use super::tt::{self, TranspositionTable};
+use super::worker::Worker;
+use super::{Iteration, Line, MAX_DEPTH, SearchResult};
+use crate::game::Game;
+
+impl Worker<'_> {
+    /// Searches the root position of `game` to `depth` in the window `alpha..beta`.
+    pub fn search_root(&mut self, game: &Game, depth: u32, alpha: i32, beta: i32) -> i32 {
+        self.negamax(game.position(), game.key(), depth as i32, alpha, beta, 0)
+    }
+}
+
+/// The main thread's iterations: each finished one goes into `result` and, its first
+/// `shown_lines` lines, to `report`; `searched_lines` lines are searched (more than shown at
+/// limited strength, which chooses among them).
+pub(super) fn iterative_deepening(
+    worker: &mut Worker,
+    game: &Game,
+    result: &mut SearchResult,
+    report: &mut dyn FnMut(&Iteration),
+    shown_lines: usize,
+    searched_lines: usize,
+) {
+    let max_depth = max_depth(worker.budget.limits);
+    let all_moves = worker.root.moves.clone();
+    let lines_wanted = searched_lines.clamp(1, all_moves.len().max(1));
+    for depth in 1..=max_depth {
+        worker.stats.seldepth = 0;
+        let previous = result.lines.first().map(|l| l.score);
+        worker.root.move_nodes.clear();
+        let lines = best_lines(worker, game, depth, &all_moves, lines_wanted, previous);
+        worker.root.moves = all_moves.clone();
+        if lines.is_empty() || (worker.budget.stopped && depth > 1) {
+            break;
+        }
+        let best = &lines[0];
+        result.best = best.pv.first().copied();
+        result.ponder = best.pv.get(1).copied();
+        result.score = shown_score(worker, best.score);
+        result.depth = depth;
+        result.pv = best.pv.clone();
+        result.draw = best.draw;
+        result.lines = lines.clone();
+        if worker.budget.stopped {
+            break;
+        }
+        if let Some(m) = result.best {
+            worker.root.trend.record(m, best.score);
+        }
+        for (index, line) in lines.iter().take(shown_lines.max(1)).enumerate() {
+            report(&Iteration {
+                depth,
+                seldepth: worker.stats.seldepth.max(depth),
+                multipv: (shown_lines > 1).then_some(index + 1),
+                score: shown_score(worker, line.score),
+                tbhits: worker.shared.tables.map(|_| worker.stats.tbhits),
+                bound: None,
+                nodes: worker.stats.nodes,
+                elapsed: worker.budget.started.elapsed(),
+                hashfull: worker.shared.tt.hashfull(),
+                pv: line.pv.clone(),
+                draw: line.draw,
+            });
+        }
+        if worker.should_stop_after_iteration(lines[0].score) {
+            break;
+        }
+    }
+}
+
+/// The score to show: the tables' verdict at the root, unless the search found a mate.
+fn shown_score(worker: &Worker, score: i32) -> i32 {
+    match worker.root.tb {
+        Some(result) if !is_mate(score) => result.score(worker.draw_score(0)),
+        _ => score,
+    }
+}
+
+/// One iteration's `count` best lines, best first: each a full-window search of the root moves
+/// not yet heading a line (MultiPV). Each line is scored on its own, so a draw one move allows
+/// does not pull the other lines to 0.00.
+fn best_lines(
+    worker: &mut Worker,
+    game: &Game,
+    depth: u32,
+    all_moves: &[Move],
+    count: usize,
+    previous: Option<i32>,
+) -> Vec<Line> {
+    let mut lines: Vec<Line> = Vec::new();
+    for _ in 0..count {
+        worker.root.moves = all_moves
+            .iter()
+            .copied()
+            .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
+            .collect();
+        let expected = previous.filter(|_| count == 1 && depth >= ASPIRATION_DEPTH);
+        let score = aspiration_search(worker, game, depth, expected);
+        let mut pv = worker.path.pv[0].clone();
+        if pv.is_empty() || (worker.budget.stopped && !lines.is_empty()) {
+            break;
+        }
+        let mut draw = None;
+        if score == worker.draw_score(0) {
+            // The search stops a line where the side to move can repeat; show that move too.
+            line::complete_repetition(game, &mut pv);
+            draw = line::drawn_end(game, &pv);
+        }
+        lines.push(Line { score, pv, draw });
+        if worker.budget.stopped {
+            break;
+        }
+    }
+    // Later lines may score above earlier ones when a search was cut; keep the order honest.
+    lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+    lines
+}
+
+/// The root searched in a window around `guess` (aspiration); a score outside the window is
+/// searched again in a wider one on that side, until the score falls inside (or the search
+/// stops). With no guess, or a mate score for one, the window is full.
+pub(super) fn aspiration_search(
+    worker: &mut Worker,
+    game: &Game,
+    depth: u32,
+    guess: Option<i32>,
+) -> i32 {
+    let mut delta = ASPIRATION_WINDOW;
+    let (mut alpha, mut beta) = match guess.filter(|&g| !is_mate(g)) {
+        Some(guess) => (
+            (guess - delta).max(-INFINITE),
+            (guess + delta).min(INFINITE),
+        ),
+        None => (-INFINITE, INFINITE),
+    };
+    loop {
+        let score = worker.search_root(game, depth, alpha, beta);
+        if worker.budget.stopped {
+            return score;
+        }
+        delta += delta;
+        if score <= alpha && alpha > -INFINITE {
+            // Fail low: the window moves down, and its top down toward the middle.
+            beta = (alpha + beta) / 2;
+            alpha = (score - delta).max(-INFINITE);
+        } else if score >= beta && beta < INFINITE {
+            beta = (score + delta).min(INFINITE);
+        } else {
+            return score;
+        }
+    }
+}
+
+/// The depth limit: `go depth`, twice the moves of `go mate`, or the maximum.
+fn max_depth(limits: &Limits) -> u32 {
+    let mut depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    if let Some(moves) = limits.mate {
+        depth = depth.min((moves.max(1) * 2).min(MAX_DEPTH));
+    }
+    depth
+}
+
+/// True when `score` is a mate for the side to move in at most `moves` moves.
+pub(super) fn mates_within(score: i32, moves: u32) -> bool {
+    is_mate(score) && score > 0 && (MATE - score + 1) / 2 <= moves as i32
+}
+
+/// The legal root moves, restricted to `searchmoves` when given.
+pub(super) fn root_moves(root: &Chess, limits: &Limits) -> Vec<Move> {
+    let legal = root.legal_moves();
+    let chosen: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .collect();
+    if chosen.is_empty() {
+        legal.to_vec()
+    } else {
+        chosen
+    }
+}
+
+/// The opponent's expected reply after `best`, read from the hash table.
+pub(super) fn ponder_from_table(tt: &TranspositionTable, root: &Chess, best: Move) -> Option<Move> {
+    let mut next = root.clone();
+    next.play_unchecked(best);
+    let entry = tt.probe(crate::game::position_key(&next))?;
+    next.legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| tt::pack_move(m) == entry.packed_move)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::parse_fen;
+    use crate::search::Settings;
+    use crate::search::worker::Rig;
+
+    /// The full-window score and best move at `depth`, from fresh tables.
+    fn full_window(game: &Game, depth: u32) -> (i32, Option<Move>) {
+        let mut rig = Rig::new();
+        let mut worker = rig.worker(game, Settings::default());
+        let score = aspiration_search(&mut worker, game, depth, None);
+        (score, worker.path.pv[0].first().copied())
+    }
+
+    #[test]
+    fn a_guess_outside_the_window_is_searched_again_to_the_true_score() {
+        // The Scotch, Black to move: a level position, 600 cp from both guesses below.
+        let game = Game::new(
+            parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3")
+                .expect("fen"),
+        );
+        let depth = 5;
+        let (truth, best) = full_window(&game, depth);
+        for guess in [truth + 600, truth - 600] {
+            let mut rig = Rig::new();
+            let mut worker = rig.worker(&game, Settings::default());
+            let score = aspiration_search(&mut worker, &game, depth, Some(guess));
+            // A fail low leaves no principal variation: only the re-search finds one.
+            assert_eq!(score, truth, "guess {guess}");
+            assert_eq!(worker.path.pv[0].first().copied(), best, "guess {guess}");
+        }
+    }
+
+    #[test]
+    fn mate_and_depth_limits() {
+        assert!(mates_within(MATE - 3, 2) && !mates_within(MATE - 3, 1));
+        assert!(!mates_within(-MATE + 2, 5));
+        let limits = Limits {
+            mate: Some(3),
+            ..Limits::default()
+        };
+        assert_eq!(max_depth(&limits), 6);
+        assert_eq!(max_depth(&Limits::default()), MAX_DEPTH);
+    }
+}

@@ -1,0 +1,206 @@
+//! The threads of one search (Lazy SMP): the main thread iterates and reports, helper threads
+//! search the same position with no limit of their own and share only the hash table; the main
+//! thread alone decides the move and stops them, on every way out (a panic included). Also the
+//! limited-strength wrapper: its node budget before the search, its choice of line after.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread;
+
+use super::ordering::Heuristics;
+use super::root::{iterative_deepening, ponder_from_table, root_moves};
+use super::score::INFINITE;
+use super::strength::{CANDIDATE_LINES, Strength};
+use super::worker::Worker;
+use super::{Iteration, Limits, MAX_DEPTH, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals};
+use crate::game::Game;
+use crate::rng::Rng;
+
+/// See [`Searcher::search`].
+pub(super) fn search(
+    searcher: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    signals: &Signals,
+    report: &mut dyn FnMut(&Iteration),
+) -> SearchResult {
+    searcher.tt.new_search();
+    searcher.heuristics.new_search();
+    let strength = searcher.settings.strength;
+    let limited = strength.map(|s| limits_for_strength(limits, s));
+    let limits = limited.as_ref().unwrap_or(limits);
+    // A limited engine searches alone: helpers would add strength the budget does not count.
+    let helpers = if strength.is_some() {
+        0
+    } else {
+        searcher.settings.threads.max(1) - 1
+    };
+    searcher.helper_heuristics.truncate(helpers);
+    searcher
+        .helper_heuristics
+        .resize_with(helpers, Heuristics::default);
+    searcher
+        .helper_heuristics
+        .iter_mut()
+        .for_each(Heuristics::new_search);
+    let root = game.position().clone();
+    let mut root_moves = root_moves(&root, limits);
+    let tables = searcher.tables.as_deref();
+    // In the tables, only the moves that keep the best result under the fifty-move rule.
+    let mut root_tb = None;
+    if let Some((kept, result)) = tables.and_then(|t| t.rank_root_moves(&root, &root_moves)) {
+        root_moves = kept;
+        root_tb = Some(result);
+    }
+    let Some(&fallback) = root_moves.first() else {
+        return SearchResult::default();
+    };
+    let tt = &searcher.tt;
+    let settings = searcher.settings;
+    let helper_signals = Signals::default();
+    let helper_limits = Limits {
+        infinite: true,
+        searchmoves: limits.searchmoves.clone(),
+        ..Limits::default()
+    };
+    let helper_nodes: Vec<AtomicU64> = (0..helpers).map(|_| AtomicU64::new(0)).collect();
+    let mut result = SearchResult {
+        best: Some(fallback),
+        ..SearchResult::default()
+    };
+    thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for (id, heuristics) in searcher.helper_heuristics.iter_mut().enumerate() {
+            let mut helper = Worker::new(
+                tt,
+                heuristics,
+                &helper_signals,
+                &helper_limits,
+                game,
+                settings,
+                root_moves.clone(),
+            );
+            helper.shared.tables = tables;
+            let published = &helper_nodes[id];
+            let spawned = thread::Builder::new()
+                .name(format!("search-helper-{}", id + 1))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    helper_search(helper, game, id + 1, published)
+                });
+            match spawned {
+                Ok(handle) => handles.push(handle),
+                Err(e) => log::error!("cannot start search helper {}: {e}", id + 1),
+            }
+        }
+        // Set on every way out of this block, a panic included, so the scope's join of the
+        // helpers can never wait forever.
+        let stop_helpers = StopOnDrop(&helper_signals.stop);
+        let mut worker = Worker::new(
+            tt,
+            &mut searcher.heuristics,
+            signals,
+            limits,
+            game,
+            settings,
+            root_moves,
+        );
+        worker.shared.tables = tables;
+        worker.root.tb = root_tb;
+        let mut report_all = |it: &Iteration| {
+            let helper_total: u64 = helper_nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+            report(&Iteration {
+                nodes: it.nodes + helper_total,
+                ..it.clone()
+            });
+        };
+        let searched_lines = match strength {
+            Some(_) => settings.multi_pv.max(CANDIDATE_LINES),
+            None => settings.multi_pv,
+        };
+        iterative_deepening(
+            &mut worker,
+            game,
+            &mut result,
+            &mut report_all,
+            settings.multi_pv,
+            searched_lines,
+        );
+        drop(stop_helpers);
+        result.nodes = worker.stats.nodes;
+        for handle in handles {
+            match handle.join() {
+                Ok(nodes) => result.nodes += nodes,
+                Err(_) => log::error!("a search helper failed"),
+            }
+        }
+    });
+    if let Some(strength) = strength {
+        play_at_strength(&mut result, strength);
+    }
+    if result.ponder.is_none() {
+        result.ponder = result
+            .best
+            .and_then(|m| ponder_from_table(&searcher.tt, &root, m));
+    }
+    result
+}
+
+/// The limits of a search at limited strength: the node budget of that strength, or less.
+fn limits_for_strength(limits: &Limits, strength: Strength) -> Limits {
+    let budget = strength.node_budget();
+    Limits {
+        nodes: Some(limits.nodes.map_or(budget, |n| n.min(budget))),
+        ..limits.clone()
+    }
+}
+
+/// Replaces the best line with the one a player of `strength` would choose among them.
+fn play_at_strength(result: &mut SearchResult, strength: Strength) {
+    let scores: Vec<i32> = result.lines.iter().map(|l| l.score).collect();
+    let chosen = strength.choose(&scores, &mut Rng::from_clock());
+    if chosen == 0 {
+        return;
+    }
+    let line = result.lines[chosen].clone();
+    log::debug!(
+        "limited strength: playing line {} ({} cp)",
+        chosen + 1,
+        line.score
+    );
+    result.best = line.pv.first().copied();
+    result.ponder = line.pv.get(1).copied();
+    result.score = line.score;
+    result.draw = line.draw;
+    result.pv = line.pv;
+}
+
+/// Raises a stop flag when dropped.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// A helper thread's search: deepening without reports until the main thread stops it; odd
+/// helpers start one ply deeper so the threads do not all search the same depth at once.
+/// Returns its node count.
+fn helper_search<'a>(
+    mut worker: Worker<'a>,
+    game: &Game,
+    id: usize,
+    published: &'a AtomicU64,
+) -> u64 {
+    worker.shared.published_nodes = Some(published);
+    let first = 1 + (id % 2) as u32;
+    for depth in first..=MAX_DEPTH {
+        worker.stats.seldepth = 0;
+        worker.search_root(game, depth, -INFINITE, INFINITE);
+        if worker.budget.stopped || worker.stop_signalled() {
+            break;
+        }
+    }
+    published.store(worker.stats.nodes, Ordering::Relaxed);
+    worker.stats.nodes
+}

@@ -1,0 +1,269 @@
+//! One thread's search state, [`Worker`]: its fields in a few groups, its constructor, and its
+//! polling (the stop flag, the node budget, the clock, `ponderhit`), inside an iteration and
+//! between iterations. The node searches themselves are in `alphabeta.rs`, the iterations in
+//! `root.rs`.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use shakmaty::Move;
+
+use super::limits::Limits;
+use super::ordering::Heuristics;
+use super::params::POLL_INTERVAL;
+use super::repetition::KeyStack;
+use super::root::mates_within;
+use super::score::{INFINITE, MAX_PLY, draw_value};
+use super::tablebase::{RootResult, Tables};
+use super::time::{BASE_SOFT_SHARE, SearchTrend, TimeManager};
+use super::tt::TranspositionTable;
+use super::{Settings, Signals};
+use crate::game::Game;
+
+/// What every thread of one search shares.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub signals: &'a Signals,
+    /// Syzygy tables to probe, if loaded.
+    pub tables: Option<&'a Tables>,
+    /// Where this thread publishes its node count for the `info` lines (helpers only).
+    pub published_nodes: Option<&'a AtomicU64>,
+}
+
+/// When the search must end: what `go` asked for, the clock, and whether it has ended.
+pub struct Budget<'a> {
+    pub limits: &'a Limits,
+    pub time: TimeManager,
+    pub started: Instant,
+    /// Set once a ponder search has received `ponderhit`.
+    pub ponder_clock_started: bool,
+    pub stopped: bool,
+}
+
+/// The line being searched, ply by ply: the positions' keys back into the game, and what each
+/// ply has found or tried so far.
+pub struct Path {
+    pub keys: KeyStack,
+    /// Triangular principal variation table: `pv[ply]` is the best line from that ply.
+    pub pv: Vec<Vec<Move>>,
+    /// The static evaluation at each ply of the current line (-INFINITE when in check).
+    pub evals: Vec<i32>,
+    /// The move played at each ply of the current line (None for a null move).
+    pub played: Vec<Option<Move>>,
+    /// The move left out at each ply while testing whether the hash move is singular.
+    pub excluded: Vec<Option<Move>>,
+    /// Lowest key-stack index that a draw by rule in the current subtree depended on; a node
+    /// above that index has a path-dependent score and is not stored in the hash table.
+    pub dependency: usize,
+}
+
+/// The root of the search: its moves, the iteration under way, and how it went so far.
+pub struct Root {
+    /// The moves searched at the root (all legal ones, `searchmoves`, or those not yet heading
+    /// a MultiPV line).
+    pub moves: Vec<Move>,
+    /// The depth of the current iteration.
+    pub depth: i32,
+    /// What the tables say of the root position, if it is in them.
+    pub tb: Option<RootResult>,
+    /// Nodes searched below each root move in the current iteration (for time management).
+    pub move_nodes: Vec<(Move, u64)>,
+    /// How settled the iterations so far look (for time management).
+    pub trend: SearchTrend,
+}
+
+/// What the search counts, for `info` lines.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stats {
+    pub nodes: u64,
+    pub seldepth: u32,
+    pub tbhits: u64,
+}
+
+/// The state of one running search (one thread's).
+pub struct Worker<'a> {
+    pub shared: Shared<'a>,
+    pub budget: Budget<'a>,
+    pub path: Path,
+    pub root: Root,
+    pub stats: Stats,
+    /// The move-ordering tables (killers, histories) of this thread.
+    pub heuristics: &'a mut Heuristics,
+    /// Contempt and the tablebase probe depth, as the search was started with.
+    pub settings: Settings,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker ready to search the current position of `game`.
+    pub fn new(
+        tt: &'a TranspositionTable,
+        heuristics: &'a mut Heuristics,
+        signals: &'a Signals,
+        limits: &'a Limits,
+        game: &Game,
+        settings: Settings,
+        root_moves: Vec<Move>,
+    ) -> Worker<'a> {
+        Worker {
+            shared: Shared {
+                tt,
+                signals,
+                tables: None,
+                published_nodes: None,
+            },
+            budget: Budget {
+                limits,
+                time: TimeManager::new(limits, settings.move_overhead_ms),
+                started: Instant::now(),
+                ponder_clock_started: false,
+                stopped: false,
+            },
+            path: Path {
+                keys: KeyStack::new(game.reversible_keys()),
+                pv: vec![Vec::new(); MAX_PLY + 1],
+                evals: vec![-INFINITE; MAX_PLY + 1],
+                played: vec![None; MAX_PLY + 1],
+                excluded: vec![None; MAX_PLY + 1],
+                dependency: usize::MAX,
+            },
+            root: Root {
+                moves: root_moves,
+                depth: 0,
+                tb: None,
+                move_nodes: Vec::new(),
+                trend: SearchTrend::default(),
+            },
+            stats: Stats::default(),
+            heuristics,
+            settings,
+        }
+    }
+}
+
+impl Worker<'_> {
+    /// The value of a draw for the side to move at `ply` (contempt: the root side pays it).
+    pub fn draw_score(&self, ply: usize) -> i32 {
+        draw_value(self.settings.contempt, ply)
+    }
+
+    /// True while pondering and the opponent has not yet played the predicted move.
+    fn pondering(&self) -> bool {
+        self.budget.limits.ponder && !self.budget.ponder_clock_started
+    }
+
+    /// At `ponderhit` the ponder search becomes a timed one; the clock starts then, since the
+    /// thinking done while the opponent was to move was free.
+    fn check_ponderhit(&mut self) {
+        if self.pondering() && self.shared.signals.ponderhit.load(Ordering::Relaxed) {
+            self.budget.ponder_clock_started = true;
+            self.budget.time.restart_clock();
+        }
+    }
+
+    /// True once this search has been told to stop (by the GUI, or by the main thread for a
+    /// helper).
+    pub fn stop_signalled(&self) -> bool {
+        self.shared.signals.stop.load(Ordering::Relaxed)
+    }
+
+    /// Reads the stop flag, the node budget and the clock; true when the search must stop.
+    /// Called at every node; the flag and the clock are read every `POLL_INTERVAL` nodes.
+    pub fn poll(&mut self) -> bool {
+        if self.budget.stopped {
+            return true;
+        }
+        let nodes = self.stats.nodes;
+        if self.budget.limits.nodes.is_some_and(|n| nodes >= n) {
+            self.budget.stopped = true;
+        } else if nodes.is_multiple_of(POLL_INTERVAL) {
+            if let Some(published) = self.shared.published_nodes {
+                published.store(nodes, Ordering::Relaxed);
+            }
+            self.check_ponderhit();
+            self.budget.stopped =
+                self.stop_signalled() || (!self.pondering() && self.budget.time.hard_expired());
+        }
+        self.budget.stopped
+    }
+
+    /// Decides, between iterations, whether to start another one.
+    pub fn should_stop_after_iteration(&mut self, score: i32) -> bool {
+        self.check_ponderhit();
+        if self.budget.stopped || self.stop_signalled() {
+            return true;
+        }
+        let limits = self.budget.limits;
+        if limits.mate.is_some_and(|n| mates_within(score, n)) {
+            return true;
+        }
+        if limits.soft_nodes.is_some_and(|n| self.stats.nodes >= n) {
+            return true;
+        }
+        if limits.infinite || self.pondering() {
+            return false;
+        }
+        let single_reply = self.root.moves.len() == 1 && limits.clock.is_some();
+        let scale = self.root.trend.soft_scale(self.best_move_node_share());
+        single_reply || self.budget.time.soft_expired(BASE_SOFT_SHARE * scale)
+    }
+
+    /// The share of this iteration's root-move nodes spent below the best move.
+    fn best_move_node_share(&self) -> f64 {
+        let total: u64 = self.root.move_nodes.iter().map(|(_, n)| n).sum();
+        if total == 0 {
+            return 1.0;
+        }
+        let best = self.root.trend.best();
+        let on_best = self
+            .root
+            .move_nodes
+            .iter()
+            .find(|(m, _)| Some(*m) == best)
+            .map_or(0, |(_, n)| *n);
+        on_best as f64 / total as f64
+    }
+
+    /// Adds `nodes` to root move `m`'s count.
+    pub fn count_root_nodes(&mut self, m: Move, nodes: u64) {
+        match self.root.move_nodes.iter_mut().find(|(r, _)| *r == m) {
+            Some((_, n)) => *n += nodes,
+            None => self.root.move_nodes.push((m, nodes)),
+        }
+    }
+}
+
+/// What unit tests of the search need to run a [`Worker`] by hand: its tables and flags.
+#[cfg(test)]
+pub(super) struct Rig {
+    pub tt: TranspositionTable,
+    pub heuristics: Heuristics,
+    pub signals: Signals,
+    pub limits: Limits,
+}
+
+#[cfg(test)]
+impl Rig {
+    pub fn new() -> Rig {
+        super::cuckoo::init();
+        Rig {
+            tt: TranspositionTable::new(1),
+            heuristics: Heuristics::default(),
+            signals: Signals::default(),
+            limits: Limits::default(),
+        }
+    }
+
+    /// A worker for the current position of `game`, all its legal moves at the root.
+    pub fn worker(&mut self, game: &Game, settings: Settings) -> Worker<'_> {
+        let moves = super::root::root_moves(game.position(), &self.limits);
+        Worker::new(
+            &self.tt,
+            &mut self.heuristics,
+            &self.signals,
+            &self.limits,
+            game,
+            settings,
+            moves,
+        )
+    }
+}

@@ -327,3 +327,27 @@ fn a_soft_node_budget_ends_the_search_after_a_whole_iteration() {
     assert!(capped.nodes <= 5_000 + 64, "{}", capped.nodes);
     assert!(capped.best.is_some());
 }
+
+#[test]
+fn a_node_limit_counts_the_nodes_of_every_thread() {
+    let game = Game::new(shakmaty::Chess::default());
+    let limit = 20_000;
+    let limits = Limits {
+        nodes: Some(limit),
+        ..Limits::default()
+    };
+    for threads in [1, 4] {
+        let mut searcher = Searcher::new(8);
+        searcher.settings.threads = threads;
+        let result = searcher.search(&game, &limits, &Signals::default(), &mut |_| {});
+        // Each helper may add the nodes between two publications of its count and the nodes
+        // until it next reads the stop flag: two intervals of 64 a thread, and some slack.
+        let most = limit + threads as u64 * 3 * 64;
+        assert!(
+            result.nodes >= limit * 9 / 10 && result.nodes <= most,
+            "{threads} threads searched {} nodes for a limit of {limit}",
+            result.nodes
+        );
+        assert!(result.best.is_some());
+    }
+}

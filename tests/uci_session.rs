@@ -420,7 +420,7 @@ fn info_fields_come_in_stockfish_order_with_wdl_right_after_the_score() {
                 field_order(info),
                 [
                     "depth", "seldepth", "multipv", "score", "wdl", "nodes", "nps", "hashfull",
-                    "time", "pv"
+                    "tbhits", "time", "pv"
                 ],
                 "{info}"
             );

@@ -68,8 +68,8 @@ pub struct Iteration {
     pub seldepth: u32,
     /// The line's rank when several are searched (MultiPV); None for a single line.
     pub multipv: Option<usize>,
-    /// Tablebase probes so far (None without tables).
-    pub tbhits: Option<u64>,
+    /// Tablebase probes so far (the root's ranking included; 0 without tables).
+    pub tbhits: u64,
     /// From the side to move's point of view.
     pub score: i32,
     /// Some(true) when the score is a lower bound, Some(false) for an upper bound.

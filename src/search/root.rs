@@ -63,7 +63,7 @@ pub(super) fn iterative_deepening(
                 seldepth: worker.stats.seldepth.max(depth),
                 multipv: (shown_lines > 1).then_some(index + 1),
                 score: shown_score(worker, line.score),
-                tbhits: worker.shared.tables.map(|_| worker.stats.tbhits),
+                tbhits: worker.stats.tbhits,
                 bound: None,
                 nodes: worker.stats.nodes,
                 elapsed: worker.budget.started.elapsed(),

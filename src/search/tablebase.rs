@@ -82,15 +82,17 @@ impl Tables {
     /// and that result. Winning, only the moves that reach the next zeroing move (or mate)
     /// soonest are kept, so the win is completed before the clock runs out; drawing, every
     /// drawing move; losing, the moves that resist longest. None when a table is missing.
-    pub fn rank_root_moves(&self, root: &Chess, moves: &[Move]) -> Option<(Vec<Move>, RootResult)> {
+    pub fn rank_root_moves(&self, root: &Chess, moves: &[Move]) -> Option<RootRanking> {
         if !self.covers(root) {
             return None;
         }
         let mut ranked = Vec::with_capacity(moves.len());
         let mut boundary = Boundary::new(self);
+        let mut probes = 0;
         for &m in moves {
             let mut child = root.clone();
             child.play_unchecked(m);
+            probes += u64::from(!child.is_checkmate());
             ranked.push((m, self.rank_move(m, &child, &mut boundary)?));
         }
         let best = ranked.iter().map(|(_, rank)| *rank).max()?;
@@ -99,7 +101,11 @@ impl Tables {
             .filter(|(_, rank)| *rank == best)
             .map(|(m, _)| *m)
             .collect();
-        Some((kept, best.result()))
+        Some(RootRanking {
+            kept,
+            result: best.result(),
+            probes: probes + boundary.probes as u64,
+        })
     }
 
     /// How good root move `m` is, from the child position (the opponent to move).
@@ -141,6 +147,15 @@ impl Tables {
             }
         })
     }
+}
+
+/// What the tables say about the root: the moves kept, the result they keep, and the number of
+/// table probes that took (for `tbhits`).
+#[derive(Debug, Clone)]
+pub struct RootRanking {
+    pub kept: Vec<Move>,
+    pub result: RootResult,
+    pub probes: u64,
 }
 
 /// An exact search over the tables for the fifty-move boundary: can the winning side force a

@@ -47,9 +47,11 @@ pub(super) fn search(
     let tables = searcher.tables.as_deref();
     // In the tables, only the moves that keep the best result under the fifty-move rule.
     let mut root_tb = None;
-    if let Some((kept, result)) = tables.and_then(|t| t.rank_root_moves(&root, &root_moves)) {
-        root_moves = kept;
-        root_tb = Some(result);
+    let mut root_probes = 0;
+    if let Some(ranking) = tables.and_then(|t| t.rank_root_moves(&root, &root_moves)) {
+        root_moves = ranking.kept;
+        root_tb = Some(ranking.result);
+        root_probes = ranking.probes;
     }
     let Some(&fallback) = root_moves.first() else {
         return SearchResult::default();
@@ -106,6 +108,8 @@ pub(super) fn search(
         );
         worker.shared.tables = tables;
         worker.root.tb = root_tb;
+        worker.stats.tbhits = root_probes;
+        worker.shared.helper_nodes = &helper_nodes;
         let mut report_all = |it: &Iteration| {
             let helper_total: u64 = helper_nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
             report(&Iteration {

@@ -10,7 +10,7 @@ use shakmaty::Move;
 
 use super::limits::Limits;
 use super::ordering::Heuristics;
-use super::params::POLL_INTERVAL;
+use super::params::{NODE_COUNT_INTERVAL, POLL_INTERVAL};
 use super::repetition::KeyStack;
 use super::root::mates_within;
 use super::score::{INFINITE, MAX_PLY, draw_value};
@@ -26,8 +26,11 @@ pub struct Shared<'a> {
     pub signals: &'a Signals,
     /// Syzygy tables to probe, if loaded.
     pub tables: Option<&'a Tables>,
-    /// Where this thread publishes its node count for the `info` lines (helpers only).
+    /// Where this thread publishes its node count for the `info` lines and the node limit
+    /// (helpers only).
     pub published_nodes: Option<&'a AtomicU64>,
+    /// The helpers' published node counts (main thread only; empty without helpers).
+    pub helper_nodes: &'a [AtomicU64],
 }
 
 /// When the search must end: what `go` asked for, the clock, and whether it has ended.
@@ -78,6 +81,8 @@ pub struct Stats {
     pub nodes: u64,
     pub seldepth: u32,
     pub tbhits: u64,
+    /// The helpers' nodes when last added up (main thread, with a node limit).
+    pub helper_nodes: u64,
 }
 
 /// The state of one running search (one thread's).
@@ -110,6 +115,7 @@ impl<'a> Worker<'a> {
                 signals,
                 tables: None,
                 published_nodes: None,
+                helper_nodes: &[],
             },
             budget: Budget {
                 limits,
@@ -173,12 +179,33 @@ impl Worker<'_> {
             return true;
         }
         let nodes = self.stats.nodes;
-        if self.budget.limits.nodes.is_some_and(|n| nodes >= n) {
+        if nodes.is_multiple_of(NODE_COUNT_INTERVAL) {
+            if let Some(published) = self.shared.published_nodes {
+                // A helper: it also heeds the main thread's stop this often, so the nodes it
+                // adds after the main thread stopped stay few.
+                published.store(nodes, Ordering::Relaxed);
+                if self.stop_signalled() {
+                    self.budget.stopped = true;
+                    return true;
+                }
+            }
+            if self.budget.limits.nodes.is_some() && !self.shared.helper_nodes.is_empty() {
+                self.stats.helper_nodes = self
+                    .shared
+                    .helper_nodes
+                    .iter()
+                    .map(|n| n.load(Ordering::Relaxed))
+                    .sum();
+            }
+        }
+        if self
+            .budget
+            .limits
+            .nodes
+            .is_some_and(|n| nodes + self.stats.helper_nodes >= n)
+        {
             self.budget.stopped = true;
         } else if nodes.is_multiple_of(POLL_INTERVAL) {
-            if let Some(published) = self.shared.published_nodes {
-                published.store(nodes, Ordering::Relaxed);
-            }
             self.check_ponderhit();
             self.budget.stopped =
                 self.stop_signalled() || (!self.pondering() && self.budget.time.hard_expired());

@@ -33,7 +33,7 @@ pub fn to_vampirc(m: Move, mode: CastlingMode) -> Option<UciMove> {
 
 /// The `info depth ... pv ...` line of a finished iteration, its fields in the order Stockfish
 /// and Lc0 write them (`depth seldepth multipv score [wdl] [lowerbound|upperbound] nodes nps
-/// hashfull [tbhits] time pv`): some GUIs read `wdl` only right after the score. `multipv` is
+/// hashfull tbhits time pv`): some GUIs read `wdl` only right after the score. `multipv` is
 /// there also for a single line. With `wdl`, the line carries `wdl W D L` (per mille, for
 /// `UCI_ShowWDL`).
 pub fn info_line(it: &Iteration, mode: CastlingMode, wdl: Option<[u32; 3]>) -> String {
@@ -50,7 +50,10 @@ pub fn info_line(it: &Iteration, mode: CastlingMode, wdl: Option<[u32; 3]>) -> S
         None => {}
     }
     let ms = it.elapsed.as_millis() as u64;
-    let nps = it.nodes * 1000 / ms.max(1);
+    // From the microseconds: a report at `time 0` shows the rate measured, not one made up
+    // from a millisecond that had not passed.
+    let micros = it.elapsed.as_micros().max(1);
+    let nps = (u128::from(it.nodes) * 1_000_000 / micros).min(u128::from(u64::MAX)) as u64;
     let rank = it.multipv.unwrap_or(1).min(u16::MAX as usize) as u16;
     let mut attributes = vec![
         UciInfoAttribute::Depth(it.depth.min(255) as u8),
@@ -60,10 +63,8 @@ pub fn info_line(it: &Iteration, mode: CastlingMode, wdl: Option<[u32; 3]>) -> S
         UciInfoAttribute::Nodes(it.nodes),
         UciInfoAttribute::Nps(nps),
         UciInfoAttribute::HashFull(it.hashfull.min(1000) as u16),
+        UciInfoAttribute::TbHits(it.tbhits),
     ];
-    if let Some(hits) = it.tbhits {
-        attributes.push(UciInfoAttribute::TbHits(hits));
-    }
     attributes.push(UciInfoAttribute::Time(Duration::milliseconds(ms as i64)));
     attributes.push(UciInfoAttribute::Pv(
         it.pv.iter().filter_map(|&m| to_vampirc(m, mode)).collect(),

@@ -1,5 +1,5 @@
 //! Threefold's command line: no argument runs the UCI engine; `bench [depth]` and
-//! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games;
+//! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games; `analyse` annotates them with the engine;
 //! `tune` generates training positions and fits the evaluation weights to them; `datagen`
 //! generates NNUE training data. Any other first argument that is a UCI command makes every
 //! argument one command, run in order (OpenBench: `threefold "genfens 10 seed 1 book None" quit`).
@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         Some("bench") => run_bench(args.get(1)),
         Some("perft") => run_perft(&args[1..]),
         Some("arbiter") => run_arbiter(&args[1..]),
+        Some("analyse") => threefold::analyse::run(&args[1..]),
         Some("tune") => match threefold::tune::command::run(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
@@ -50,6 +51,9 @@ fn main() -> ExitCode {
             println!("       threefold perft <depth> [fen]   count legal move paths");
             println!(
                 "       threefold arbiter [--json] [FILE.pgn ...]   judge games by the draw rules (stdin without files)"
+            );
+            println!(
+                "       threefold analyse [--nodes N] [--json] FILE.pgn ...   annotate games with the engine (analyse --help)"
             );
             println!(
                 "       threefold tune generate|fit ...   Texel tuning (threefold tune for the options)"

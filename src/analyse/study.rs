@@ -97,6 +97,15 @@ pub fn expected_score(score: i32, proven_draw: bool, material: u32) -> f64 {
     (f64::from(w) + f64::from(d) / 2.0) / 1000.0
 }
 
+/// The class of a move by the drop in expected score from the best move to the played one.
+pub fn classify(expected_best: f64, expected_played: f64) -> Option<MoveClass> {
+    let drop = expected_best - expected_played;
+    CLASS_DROPS
+        .iter()
+        .find(|(threshold, _)| drop >= *threshold)
+        .map(|&(_, class)| class)
+}
+
 /// One analysed move.
 #[derive(Debug, Clone)]
 pub struct PlyRecord {
@@ -345,11 +354,7 @@ fn ply_record(
     let material = wdl::material(pos);
     let expected_best = before.expected(material);
     let expected_played = expected_score(played_score, played_draw, material);
-    let drop = expected_best - expected_played;
-    let class = CLASS_DROPS
-        .iter()
-        .find(|(threshold, _)| drop >= *threshold)
-        .map(|&(_, class)| class);
+    let class = classify(expected_best, expected_played);
     let san = san_line(pos, &[played]).pop().unwrap_or_default();
     PlyRecord {
         ply: before_game.moves().len() + 1,
@@ -589,5 +594,41 @@ fn position_verdicts(
             line_from: p,
             line_san: san_line(pos, &here.pv),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    #[test]
+    fn a_proven_draw_is_worth_one_half_and_throwing_a_win_into_it_is_a_blunder() {
+        let material = 40;
+        assert_eq!(expected_score(250, true, material), 0.5);
+        let winning = expected_score(300, false, material);
+        assert!(winning > 0.65, "{winning}");
+        assert_eq!(classify(winning, 0.5), Some(MoveClass::Blunder));
+        // A mate is certain; a small loss of score is no class at all.
+        assert_eq!(expected_score(MATE - 3, false, material), 1.0);
+        let small = expected_score(20, false, material);
+        assert_eq!(classify(expected_score(40, false, material), small), None);
+    }
+
+    #[test]
+    fn a_checkmated_position_is_no_draw_and_a_stalemate_is() {
+        let mated = Assessment {
+            score: mated_in(0),
+            end: Some(AutomaticEnd::Checkmate),
+            ..Assessment::default()
+        };
+        assert!(!mated.is_proven_draw());
+        let stalemate = Assessment {
+            end: Some(AutomaticEnd::Stalemate),
+            ..Assessment::default()
+        };
+        assert!(stalemate.is_proven_draw());
+        // A level score without a line that ends in a draw by rule is no proof.
+        assert!(!Assessment::default().is_proven_draw());
     }
 }

@@ -5,12 +5,14 @@
 //! - [`search`]: iterative deepening alpha-beta, transposition table, time management;
 //! - [`uci`]: the protocol front end (options, output, score display, debug commands);
 //! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
+//! - [`analyse`]: annotates games with the engine along their real history (`threefold analyse`);
 //! - [`perft`] and [`bench`](mod@bench): move generator checks and the fixed-depth benchmark;
 //! - [`rng`]: the one random-number generator (seedable, so seeded runs repeat);
 //! - [`tune`]: Texel tuning of the evaluation weights (`threefold tune`);
 //! - [`datagen`]: self-play training data for an NNUE evaluation (`threefold datagen`);
 //! - [`train`]: the NNUE trainer (`threefold train`).
 
+pub mod analyse;
 pub mod arbiter;
 pub mod bench;
 pub mod datagen;

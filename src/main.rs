@@ -1,5 +1,6 @@
 //! Threefold's command line (clap): no argument runs the UCI engine; `bench [depth]` and
 //! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games;
+//! `analyse` annotates them with the engine's verdicts;
 //! `tune` generates training positions and fits the evaluation weights to them; `datagen`
 //! generates NNUE training data and `train` trains a network on it. A first argument that is no subcommand but a UCI command makes
 //! every argument one command, run in order (OpenBench: `threefold "genfens 10 seed 1 book None"
@@ -56,6 +57,14 @@ enum Subcommand {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Annotates PGN games with the engine: evaluations, missed perpetuals, draws thrown away,
+    /// claims not made (its own options: threefold analyse --help)
+    #[command(disable_help_flag = true)]
+    Analyse {
+        /// Passed on to the analysis as they are
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Texel tuning: generates training positions and fits the evaluation weights to them
     Tune {
         #[command(subcommand)]
@@ -96,6 +105,7 @@ fn main() -> ExitCode {
         Some(Subcommand::Bench { depth }) => run_bench(depth),
         Some(Subcommand::Perft { depth, fen }) => run_perft(depth, &fen),
         Some(Subcommand::Arbiter { args }) => run_arbiter(&args),
+        Some(Subcommand::Analyse { args }) => threefold::analyse::command::run(&args),
         Some(Subcommand::Tune { command }) => usage_result("tune", tune::command::run(command)),
         Some(Subcommand::Datagen(args)) => usage_result("datagen", datagen::command::run(args)),
         Some(Subcommand::Train(args)) => usage_result("train", train::command::run(args)),

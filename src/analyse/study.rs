@@ -1,0 +1,635 @@
+//! The analysis of one game: every position searched with the game's history before it, the
+//! played move compared with the best one, and the verdicts drawn from that.
+//!
+//! The draw facts come from elsewhere, never recomputed here: whether a line ends in a draw by
+//! rule (and whether a repetition is a perpetual check) is the search's verdict
+//! ([`SearchResult::draw`](crate::search::SearchResult)); what a player may claim, now or by
+//! announcing a move, is [`Game::claims`]; automatic ends are [`Game::automatic_end`].
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::notation::{numbered_line, san_line, score_text, side_name, white_view};
+use super::read::GameInput;
+use crate::game::{AutomaticEnd, Claims, Game};
+use crate::search::line::LineEnd;
+use crate::search::score::{DRAW, mated_in};
+use crate::search::{Limits, Searcher, Signals};
+use crate::uci::wdl;
+
+/// A side "stands lost" at this score or below, "stands winning" at its negation or above
+/// (centipawns, its own point of view).
+pub const DECISIVE: i32 = 150;
+
+/// Drops in expected score (0 to 1) from which a move is an inaccuracy, a mistake, a blunder:
+/// lichess's thresholds (0.1, 0.2, 0.3 in winning chances from -1 to 1), halved for the 0..1 scale.
+pub const CLASS_DROPS: [(f64, MoveClass); 3] = [
+    (0.15, MoveClass::Blunder),
+    (0.10, MoveClass::Mistake),
+    (0.05, MoveClass::Inaccuracy),
+];
+
+/// The usual move classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveClass {
+    /// `??`, NAG 4.
+    Blunder,
+    /// `?`, NAG 2.
+    Mistake,
+    /// `?!`, NAG 6.
+    Inaccuracy,
+}
+
+impl MoveClass {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            MoveClass::Blunder => "??",
+            MoveClass::Mistake => "?",
+            MoveClass::Inaccuracy => "?!",
+        }
+    }
+
+    pub fn nag(self) -> u8 {
+        match self {
+            MoveClass::Blunder => 4,
+            MoveClass::Mistake => 2,
+            MoveClass::Inaccuracy => 6,
+        }
+    }
+}
+
+/// What the engine makes of one position of the game.
+#[derive(Debug, Clone, Default)]
+pub struct Assessment {
+    /// From the side to move's point of view.
+    pub score: i32,
+    pub best: Option<Move>,
+    pub pv: Vec<Move>,
+    /// How the best line ends in a draw by rule, when the search proved it does.
+    pub draw: Option<LineEnd>,
+    /// The game ended here by itself (no search then).
+    pub end: Option<AutomaticEnd>,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+impl Assessment {
+    /// The position is a draw: proven by the search along a line, or ended by a drawing rule.
+    pub fn is_proven_draw(&self) -> bool {
+        match self.end {
+            Some(end) => end != AutomaticEnd::Checkmate,
+            None => self.draw.is_some() && self.score == DRAW,
+        }
+    }
+
+    /// The side to move's expected score from 0 to 1 by the engine's WDL model
+    /// ([`wdl::expected`]); exactly one half for a proven draw.
+    pub fn expected(&self, material: u32) -> f64 {
+        expected_score(self.score, self.is_proven_draw(), material)
+    }
+}
+
+/// Expected score from 0 to 1 of a score by the `UCI_ShowWDL` model: win + draw / 2.
+pub fn expected_score(score: i32, proven_draw: bool, material: u32) -> f64 {
+    let [w, d, _] = if proven_draw {
+        wdl::PROVEN_DRAW
+    } else {
+        wdl::expected(score, material)
+    };
+    (f64::from(w) + f64::from(d) / 2.0) / 1000.0
+}
+
+/// The class of a move by the drop in expected score from the best move to the played one.
+pub fn classify(expected_best: f64, expected_played: f64) -> Option<MoveClass> {
+    let drop = expected_best - expected_played;
+    CLASS_DROPS
+        .iter()
+        .find(|(threshold, _)| drop >= *threshold)
+        .map(|&(_, class)| class)
+}
+
+/// One analysed move.
+#[derive(Debug, Clone)]
+pub struct PlyRecord {
+    /// 1 for the first move of the game.
+    pub ply: usize,
+    pub mover: Color,
+    pub played: Move,
+    pub san: String,
+    /// The position before the move, from the mover's point of view.
+    pub before: Assessment,
+    /// The position after the move, from the opponent's point of view.
+    pub after: Assessment,
+    /// The played move's score, from the mover's point of view: the best line's when it is the
+    /// best move, else the negated score of the position after it.
+    pub played_score: i32,
+    /// The played move leads to a proven draw.
+    pub played_draw: bool,
+    /// Expected scores (0 to 1) of the best and of the played move, for the mover.
+    pub expected_best: f64,
+    pub expected_played: f64,
+    pub class: Option<MoveClass>,
+}
+
+/// What a verdict says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VerdictKind {
+    /// Lost by every other move, a perpetual check saved the game, a losing move was played.
+    MissedPerpetual,
+    /// As a missed perpetual, with a repetition that is not all checks.
+    MissedRepetition,
+    /// Winning, and played a move after which the opponent forces or claims a draw by rule.
+    DrawnWhileWinning,
+    /// The side to move could claim a draw (threefold or fifty moves; now or by announcing).
+    ClaimAvailable,
+    /// The side to move can force a draw by rule (the best line ends in one): where it arises.
+    ForcedDraw,
+}
+
+impl VerdictKind {
+    /// The name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            VerdictKind::MissedPerpetual => "missed_perpetual",
+            VerdictKind::MissedRepetition => "missed_repetition",
+            VerdictKind::DrawnWhileWinning => "drawn_while_winning",
+            VerdictKind::ClaimAvailable => "claim_available",
+            VerdictKind::ForcedDraw => "forced_draw",
+        }
+    }
+}
+
+/// A verdict and its evidence.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub kind: VerdictKind,
+    /// The move it is about (1 for the first); for a claim or a forced draw, the ply after
+    /// which the position arises (0: the start position).
+    pub ply: usize,
+    /// The side it concerns (the mover; the claimant; the side that can force the draw).
+    pub side: Color,
+    /// One sentence, with the evidence line in it.
+    pub text: String,
+    /// The evidence line, played from the position after `line_from` plies.
+    pub line: Vec<Move>,
+    pub line_from: usize,
+    /// The evidence line in SAN.
+    pub line_san: Vec<String>,
+}
+
+/// The analysis of one game.
+#[derive(Debug, Clone)]
+pub struct GameAnalysis {
+    pub input: GameInput,
+    /// The analysed moves, in order (those in the `--from`/`--to` range).
+    pub plies: Vec<PlyRecord>,
+    pub verdicts: Vec<Verdict>,
+    /// The start position's assessment, when the first move is analysed.
+    pub start: Option<Assessment>,
+    /// Why the analysis stopped before the last move (the game ended by itself), if it did.
+    pub stopped: Option<String>,
+    /// Nodes searched for this game, in all.
+    pub nodes: u64,
+}
+
+/// Which moves to analyse: full move numbers, both ends included.
+#[derive(Debug, Clone, Copy)]
+pub struct MoveRange {
+    pub from: u32,
+    pub to: u32,
+}
+
+impl Default for MoveRange {
+    fn default() -> Self {
+        MoveRange {
+            from: 1,
+            to: u32::MAX,
+        }
+    }
+}
+
+impl MoveRange {
+    fn contains(self, pos: &Chess) -> bool {
+        (self.from..=self.to).contains(&pos.fullmoves().get())
+    }
+}
+
+/// Searches the current position of `game` (its history included), or notes how the game
+/// ended there.
+fn assess(game: &Game, searcher: &mut Searcher, limits: &Limits, signals: &Signals) -> Assessment {
+    if let Some(end) = game.automatic_end() {
+        let score = if end == AutomaticEnd::Checkmate {
+            mated_in(0)
+        } else {
+            DRAW
+        };
+        return Assessment {
+            score,
+            end: Some(end),
+            ..Assessment::default()
+        };
+    }
+    let result = searcher.search(game, limits, signals, &mut |_| {});
+    Assessment {
+        score: result.score,
+        best: result.best,
+        pv: result.pv,
+        draw: result.draw,
+        end: None,
+        depth: result.depth,
+        nodes: result.nodes,
+    }
+}
+
+/// The best score among the moves other than `excluded`, searched with the game's history;
+/// None when there is no other move.
+fn best_other(
+    game: &Game,
+    excluded: Move,
+    searcher: &mut Searcher,
+    limits: &Limits,
+    signals: &Signals,
+) -> Option<(i32, u64)> {
+    let others: Vec<Move> = game
+        .position()
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| m != excluded)
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let limits = Limits {
+        searchmoves: others,
+        ..limits.clone()
+    };
+    let result = searcher.search(game, &limits, signals, &mut |_| {});
+    Some((result.score, result.nodes))
+}
+
+/// Analyses one game: every move in `range`, with a search per position under `limits`. The
+/// searcher's tables are cleared first, so a game's analysis does not depend on the games
+/// before it.
+pub fn analyse_game(
+    input: GameInput,
+    searcher: &mut Searcher,
+    limits: &Limits,
+    range: MoveRange,
+    signals: &Signals,
+) -> GameAnalysis {
+    searcher.clear();
+    let mut game = Game::new(input.start.clone());
+    let mut analysis = GameAnalysis {
+        input,
+        plies: Vec::new(),
+        verdicts: Vec::new(),
+        start: None,
+        stopped: None,
+        nodes: 0,
+    };
+    let moves = analysis.input.moves.clone();
+    // The assessment of the position before the current move, when it was searched.
+    let mut previous: Option<(Game, Assessment)> = None;
+    let mut fifty_reported = [false; 2];
+    for p in 0..=moves.len() {
+        let analyse_next = p < moves.len() && range.contains(game.position());
+        let analysed_last = previous.is_some();
+        let mut current = None;
+        if analyse_next || analysed_last {
+            if signals.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                analysis.stopped = Some("interrupted".to_owned());
+                break;
+            }
+            let here = assess(&game, searcher, limits, signals);
+            analysis.nodes += here.nodes;
+            if p == 0 {
+                analysis.start = Some(here.clone());
+            }
+            if let Some((before_game, before)) = previous.take() {
+                let record = ply_record(&before_game, before, here.clone(), moves[p - 1]);
+                analysis.nodes += move_verdicts(
+                    &mut analysis.verdicts,
+                    &record,
+                    &before_game,
+                    &game,
+                    searcher,
+                    limits,
+                    signals,
+                );
+                analysis.plies.push(record);
+            }
+            position_verdicts(&mut analysis, &game, p, &here, &mut fifty_reported);
+            current = Some(here);
+        }
+        if let Some(end) = game.automatic_end()
+            && p < moves.len()
+        {
+            analysis.stopped = Some(format!(
+                "the game ended by {end} after ply {p}; the moves after it are void"
+            ));
+            break;
+        }
+        if p < moves.len() {
+            if analyse_next && let Some(here) = current {
+                previous = Some((game.clone(), here));
+            }
+            game.play(moves[p]);
+        }
+    }
+    analysis
+}
+
+/// Compares the played move with the best one.
+fn ply_record(
+    before_game: &Game,
+    before: Assessment,
+    after: Assessment,
+    played: Move,
+) -> PlyRecord {
+    let pos = before_game.position();
+    let mover = pos.turn();
+    let (played_score, played_draw) = if before.best == Some(played) {
+        (before.score, before.is_proven_draw())
+    } else {
+        (-after.score, after.is_proven_draw())
+    };
+    let material = wdl::material(pos);
+    let expected_best = before.expected(material);
+    let expected_played = expected_score(played_score, played_draw, material);
+    let class = classify(expected_best, expected_played);
+    let san = san_line(pos, &[played]).pop().unwrap_or_default();
+    PlyRecord {
+        ply: before_game.moves().len() + 1,
+        mover,
+        played,
+        san,
+        before,
+        after,
+        played_score,
+        played_draw,
+        expected_best,
+        expected_played,
+        class,
+    }
+}
+
+/// The verdicts on a move: missed perpetual or repetition, drawn while winning. Returns the
+/// nodes of any extra search.
+fn move_verdicts(
+    verdicts: &mut Vec<Verdict>,
+    record: &PlyRecord,
+    before_game: &Game,
+    after_game: &Game,
+    searcher: &mut Searcher,
+    limits: &Limits,
+    signals: &Signals,
+) -> u64 {
+    let mut nodes = 0;
+    let mover = record.mover;
+    let before = &record.before;
+    let pos = before_game.position();
+    let played_text = numbered_line(pos, &[record.played]);
+    // Missed perpetual or repetition: the best line is a proven draw by repetition, the played
+    // move loses, and so does every other move.
+    if let (Some(LineEnd::Repetition { perpetual_by }), Some(best)) = (before.draw, before.best)
+        && before.score == DRAW
+        && best != record.played
+        && record.played_score <= -DECISIVE
+        && let Some((other, other_nodes)) = best_other(before_game, best, searcher, limits, signals)
+    {
+        nodes += other_nodes;
+        if other <= -DECISIVE {
+            let perpetual = perpetual_by == Some(mover);
+            let (kind, how) = if perpetual {
+                (VerdictKind::MissedPerpetual, "perpetual check")
+            } else {
+                (VerdictKind::MissedRepetition, "repetition")
+            };
+            let line_text = numbered_line(pos, &before.pv);
+            verdicts.push(Verdict {
+                kind,
+                ply: record.ply,
+                side: mover,
+                text: format!(
+                    "missed {how}: {line_text} draws by {how}; every other move loses ({} at best), and {played_text} scores {}.",
+                    score_text(white_view(other, mover)),
+                    score_text(white_view(record.played_score, mover)),
+                ),
+                line: before.pv.clone(),
+                line_from: record.ply - 1,
+                line_san: san_line(pos, &before.pv),
+            });
+        }
+    }
+    // Drawn while winning: the mover stood winning with a line that does not end in a draw,
+    // and after the played move the opponent forces a draw by rule or may claim one.
+    if before.score >= DECISIVE
+        && before.draw.is_none()
+        && let Some((how, line)) = opponent_draw(&record.after, after_game)
+    {
+        let after_pos = after_game.position();
+        verdicts.push(Verdict {
+            kind: VerdictKind::DrawnWhileWinning,
+            ply: record.ply,
+            side: mover,
+            text: format!(
+                "drawn while winning: {} stood {} (best {}), but after {played_text} {} {how}.",
+                side_name(mover),
+                score_text(white_view(before.score, mover)),
+                numbered_line(pos, &before.pv),
+                side_name(!mover),
+            ),
+            line_san: san_line(after_pos, &line),
+            line,
+            line_from: record.ply,
+        });
+    }
+    nodes
+}
+
+/// How the side to move in `game` (whose position `after` assesses) draws by rule: a claim
+/// (now or by announcing a move), an automatic end, or a line the search proved. The text
+/// and the evidence line.
+fn opponent_draw(after: &Assessment, game: &Game) -> Option<(String, Vec<Move>)> {
+    let pos = game.position();
+    if let Some(end) = after.end {
+        return (end != AutomaticEnd::Checkmate)
+            .then(|| (format!("the game is drawn by {end}"), Vec::new()));
+    }
+    let claims = game.claims();
+    if let Some((text, line)) = claim_text(&claims, game) {
+        return Some((format!("can claim a draw: {text}"), line));
+    }
+    let end = after.draw.filter(|_| after.score == DRAW)?;
+    let line_text = numbered_line(pos, &after.pv);
+    Some((
+        format!("forces a draw by {}: {line_text}", end_name(end)),
+        after.pv.clone(),
+    ))
+}
+
+/// The name of a draw by rule that ends a line.
+pub fn end_name(end: LineEnd) -> String {
+    match end {
+        LineEnd::Repetition {
+            perpetual_by: Some(side),
+        } => format!("perpetual check ({} checks)", side_name(side)),
+        LineEnd::Repetition { perpetual_by: None } => "repetition".to_owned(),
+        LineEnd::FiftyMoves => "the fifty-move rule".to_owned(),
+        LineEnd::DeadPosition => "insufficient material".to_owned(),
+        LineEnd::Stalemate => "stalemate".to_owned(),
+    }
+}
+
+/// What the player to move in `game` may claim, in words, and a move to announce for it (if
+/// the claim is by announcing). None when there is nothing to claim.
+fn claim_text(claims: &Claims, game: &Game) -> Option<(String, Vec<Move>)> {
+    let pos = game.position();
+    let moves_text = |moves: &[Move]| {
+        moves
+            .iter()
+            .map(|&m| numbered_line(pos, &[m]))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    let mut parts = Vec::new();
+    let mut line = Vec::new();
+    if claims.threefold_now {
+        parts.push(format!(
+            "threefold repetition now (the position has occurred {} times)",
+            game.occurrences()
+        ));
+    } else if let Some(&first) = claims.threefold_by_moves.first() {
+        parts.push(format!(
+            "threefold repetition by announcing {}",
+            moves_text(&claims.threefold_by_moves)
+        ));
+        line.push(first);
+    }
+    if claims.fifty_now {
+        parts.push(format!(
+            "the fifty-move rule now (halfmove clock {})",
+            game.halfmove_clock()
+        ));
+    } else if let Some(&first) = claims.fifty_by_moves.first() {
+        parts.push(format!(
+            "the fifty-move rule by announcing {}",
+            moves_text(&claims.fifty_by_moves)
+        ));
+        if line.is_empty() {
+            line.push(first);
+        }
+    }
+    (!parts.is_empty()).then(|| (parts.join("; "), line))
+}
+
+/// The verdicts on a position: a claim open to the side to move, a forced draw that arises.
+fn position_verdicts(
+    analysis: &mut GameAnalysis,
+    game: &Game,
+    p: usize,
+    here: &Assessment,
+    fifty_reported: &mut [bool; 2],
+) {
+    let pos = game.position();
+    let side = pos.turn();
+    let mut claims = game.claims();
+    // A fifty-move claim stays open move after move: name it once per side.
+    if fifty_reported[side as usize] {
+        claims.fifty_now = false;
+        claims.fifty_by_moves.clear();
+    }
+    if claims.can_claim_fifty_moves() {
+        fifty_reported[side as usize] = true;
+    }
+    let claimable = claims.can_claim_threefold() || claims.can_claim_fifty_moves();
+    if let Some((text, line)) = claim_text(&claims, game) {
+        let went_on = if p < analysis.input.moves.len() {
+            "; the game went on"
+        } else {
+            ""
+        };
+        analysis.verdicts.push(Verdict {
+            kind: VerdictKind::ClaimAvailable,
+            ply: p,
+            side,
+            text: format!(
+                "claim available: {} may claim {text}{went_on}.",
+                side_name(side)
+            ),
+            line_san: san_line(pos, &line),
+            line,
+            line_from: p,
+        });
+    }
+    // A forced draw where it arises: the best line ends in a draw by rule, and the position
+    // before (if analysed) had none, or another (a repetition that becomes a perpetual check).
+    let arose = analysis
+        .plies
+        .last()
+        .filter(|r| r.ply == p)
+        .is_none_or(|r| !r.before.is_proven_draw() || r.before.draw != here.draw);
+    // A claim open here already says the draw is there for the taking.
+    if let Some(end) = here.draw
+        && here.score == DRAW
+        && here.end.is_none()
+        && arose
+        && !claimable
+    {
+        // The side that forces it: the one giving the perpetual check, else the side to move.
+        let by = match end {
+            LineEnd::Repetition {
+                perpetual_by: Some(checker),
+            } => checker,
+            _ => side,
+        };
+        analysis.verdicts.push(Verdict {
+            kind: VerdictKind::ForcedDraw,
+            ply: p,
+            side: by,
+            text: format!(
+                "forced draw: the best line ends in a draw by {}: {}.",
+                end_name(end),
+                numbered_line(pos, &here.pv)
+            ),
+            line: here.pv.clone(),
+            line_from: p,
+            line_san: san_line(pos, &here.pv),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    #[test]
+    fn a_proven_draw_is_worth_one_half_and_throwing_a_win_into_it_is_a_blunder() {
+        let material = 40;
+        assert_eq!(expected_score(250, true, material), 0.5);
+        let winning = expected_score(300, false, material);
+        assert!(winning > 0.65, "{winning}");
+        assert_eq!(classify(winning, 0.5), Some(MoveClass::Blunder));
+        // A mate is certain; a small loss of score is no class at all.
+        assert_eq!(expected_score(MATE - 3, false, material), 1.0);
+        let small = expected_score(20, false, material);
+        assert_eq!(classify(expected_score(40, false, material), small), None);
+    }
+
+    #[test]
+    fn a_checkmated_position_is_no_draw_and_a_stalemate_is() {
+        let mated = Assessment {
+            score: mated_in(0),
+            end: Some(AutomaticEnd::Checkmate),
+            ..Assessment::default()
+        };
+        assert!(!mated.is_proven_draw());
+        let stalemate = Assessment {
+            end: Some(AutomaticEnd::Stalemate),
+            ..Assessment::default()
+        };
+        assert!(stalemate.is_proven_draw());
+        // A level score without a line that ends in a draw by rule is no proof.
+        assert!(!Assessment::default().is_proven_draw());
+    }
+}

@@ -1,0 +1,334 @@
+//! `threefold analyse`: verdicts on positions whose verdict is known from other analysis
+//! (`tests/data/analyse-cases.jsonl`, built by `bench/analyse_cases.py` from the perpetual
+//! suite, judged by Stockfish 15.1 and Ethereal, and the arbiter's seed-game data), at a fixed
+//! node budget; the seed games' acceptance points; the annotated PGN's structure.
+
+use serde_json::Value;
+use shakmaty::Position;
+use threefold::analyse::read::{GameInput, parse_games};
+use threefold::analyse::study::{GameAnalysis, MoveRange, VerdictKind, analyse_game};
+use threefold::analyse::write;
+use threefold::game::{parse_fen, parse_uci_move};
+use threefold::search::{Limits, Searcher, Signals};
+
+/// Nodes per position: a fraction of a second on one core.
+const NODE_BUDGET: u64 = 60_000;
+
+fn limits() -> Limits {
+    let nodes = std::env::var("ANALYSE_NODES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(NODE_BUDGET);
+    Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    }
+}
+
+fn cases() -> Vec<Value> {
+    include_str!("data/analyse-cases.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("a JSON case per line"))
+        .collect()
+}
+
+/// The case as a game read from PGN would be, and the move number to analyse from (that of
+/// the judged ply).
+fn input(case: &Value) -> (GameInput, MoveRange) {
+    let start = parse_fen(case["start_fen"].as_str().expect("start_fen")).expect("the case's FEN");
+    let ply = case["ply"].as_u64().expect("ply") as usize;
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut from = pos.fullmoves().get();
+    for (i, text) in case["moves"].as_array().expect("moves").iter().enumerate() {
+        if i + 1 == ply {
+            from = pos.fullmoves().get();
+        }
+        let m = parse_uci_move(&pos, text.as_str().expect("move")).expect("legal case move");
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    let game = GameInput {
+        file: "case".to_owned(),
+        index: 1,
+        tags: vec![(
+            "Event".to_owned(),
+            case["id"].as_str().unwrap_or("?").to_owned(),
+        )],
+        start,
+        moves,
+        error: None,
+    };
+    (game, MoveRange { from, to: u32::MAX })
+}
+
+fn kinds_at(analysis: &GameAnalysis, ply: usize) -> Vec<VerdictKind> {
+    analysis
+        .verdicts
+        .iter()
+        .filter(|v| v.ply == ply)
+        .map(|v| v.kind)
+        .collect()
+}
+
+fn agrees(expect: &str, kinds: &[VerdictKind]) -> bool {
+    use VerdictKind::*;
+    match expect {
+        "missed_perpetual" => kinds.contains(&MissedPerpetual),
+        // The reference line was not all checks; the search may still find one that is.
+        "missed_repetition" => {
+            kinds.contains(&MissedRepetition) || kinds.contains(&MissedPerpetual)
+        }
+        "drawn_while_winning" => kinds.contains(&DrawnWhileWinning),
+        "claim_available" => kinds.contains(&ClaimAvailable),
+        "nothing" => !kinds
+            .iter()
+            .any(|k| matches!(k, MissedPerpetual | MissedRepetition | DrawnWhileWinning)),
+        other => panic!("unknown expectation {other}"),
+    }
+}
+
+/// Share of the engine-judged cases (all but the claims) that must agree at the node budget:
+/// the search sees less than the reference engines did in seconds; every disagreement is
+/// printed, and each kind must have agreeing cases.
+const ENGINE_AGREEMENT: f64 = 0.85;
+
+#[test]
+fn known_verdicts_are_found_at_a_fixed_node_budget() {
+    let cases = cases();
+    assert!(cases.len() >= 20, "the test set has {} cases", cases.len());
+    let mut searcher = Searcher::new(16);
+    let signals = Signals::default();
+    // Per expectation: cases, agreements.
+    let mut tally: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    for case in &cases {
+        let (game, range) = input(case);
+        let ply = case["ply"].as_u64().expect("ply") as usize;
+        let analysis = analyse_game(game, &mut searcher, &limits(), range, &signals);
+        let kinds = kinds_at(&analysis, ply);
+        let expect = case["expect"].as_str().expect("expect");
+        let ok = agrees(expect, &kinds);
+        let entry = tally.entry(expect.to_owned()).or_default();
+        entry.0 += 1;
+        entry.1 += usize::from(ok);
+        if !ok {
+            eprintln!("{}: expected {expect}, got {kinds:?}", case["id"]);
+        }
+    }
+    let (mut judged, mut judged_agreed) = (0, 0);
+    for (expect, &(n, agreed)) in &tally {
+        eprintln!("{expect}: {agreed} of {n} agree");
+        assert!(agreed > 0, "{expect}: no case agrees");
+        if expect == "claim_available" {
+            // Claims come from the rules code: every one must be found.
+            assert_eq!(agreed, n, "claims: {agreed} of {n} agree");
+        } else {
+            judged += n;
+            judged_agreed += agreed;
+        }
+    }
+    let needed = (judged as f64 * ENGINE_AGREEMENT).ceil() as usize;
+    assert!(
+        judged_agreed >= needed,
+        "engine-judged cases: {judged_agreed} of {judged} agree, {needed} needed"
+    );
+    for kind in [
+        "missed_perpetual",
+        "missed_repetition",
+        "drawn_while_winning",
+        "claim_available",
+        "nothing",
+    ] {
+        assert!(tally.contains_key(kind), "no {kind} case in the set");
+    }
+}
+
+fn seed_game(event: &str) -> GameInput {
+    let text = include_str!("data/seed-games.pgn");
+    parse_games(text)
+        .expect("the seed PGN reads")
+        .into_iter()
+        .find(|g| g.tag("Event") == Some(event))
+        .expect("the seed game is there")
+}
+
+fn analyse(game: GameInput, from: u32) -> GameAnalysis {
+    let mut searcher = Searcher::new(16);
+    let range = MoveRange { from, to: u32::MAX };
+    analyse_game(game, &mut searcher, &limits(), range, &Signals::default())
+}
+
+#[test]
+fn the_pirc_perpetual_is_a_forced_draw_by_blacks_checks_where_it_arises() {
+    let analysis = analyse(seed_game("pirc_austrian_perpetual"), 10);
+    // After 11.Nxd8 (ply 21) Black draws by 11...Bf2+ and the checks.
+    let verdict = analysis
+        .verdicts
+        .iter()
+        .find(|v| {
+            v.kind == VerdictKind::ForcedDraw && v.text.contains("perpetual check (Black checks)")
+        })
+        .expect("a forced draw by Black's perpetual check");
+    assert_eq!(verdict.side, shakmaty::Color::Black);
+    assert!(
+        verdict.ply <= 21,
+        "it arises by 11.Nxd8, not at ply {}",
+        verdict.ply
+    );
+    assert!(
+        verdict.text.contains("perpetual check (Black checks)"),
+        "{}",
+        verdict.text
+    );
+    assert!(
+        verdict.line_san.iter().any(|m| m == "Bf2+"),
+        "{:?}",
+        verdict.line_san
+    );
+}
+
+#[test]
+fn portisch_korchnoi_shows_blacks_claim_by_announcing_qb5_after_bg2() {
+    let analysis = analyse(seed_game("portisch_korchnoi_1970"), 25);
+    let claim = analysis
+        .verdicts
+        .iter()
+        .find(|v| v.kind == VerdictKind::ClaimAvailable && v.ply == 7)
+        .expect("a claim after 25.Bg2 (ply 7 of the record)");
+    assert_eq!(claim.side, shakmaty::Color::Black);
+    assert_eq!(claim.line_san, vec!["Qb5".to_owned()]);
+    assert!(
+        claim.text.contains("by announcing 25...Qb5"),
+        "{}",
+        claim.text
+    );
+    // 25.Bg2 is drawn while winning exactly when the search has White +1.50 or better before it.
+    let record = analysis
+        .plies
+        .iter()
+        .find(|r| r.ply == 7)
+        .expect("25.Bg2 analysed");
+    let flagged = analysis
+        .verdicts
+        .iter()
+        .any(|v| v.kind == VerdictKind::DrawnWhileWinning && v.ply == 7);
+    assert_eq!(
+        flagged,
+        record.before.score >= 150 && record.before.draw.is_none()
+    );
+}
+
+#[test]
+fn a_seed_game_with_its_perpetual_replaced_by_a_losing_move_is_a_missed_perpetual() {
+    // The Pirc line up to 11.Nxd8, then 11...Kxd8 instead of the checks.
+    let pgn = "[Event \"pirc_missed\"]\n\n1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. f4 Bg7 5. Nf3 c5 6. Bb5+ Bd7 \
+               7. e5 Ng4 8. e6 fxe6 9. Ng5 Bxb5 10. Nxe6 Bxd4 11. Nxd8 Kxd8 *\n";
+    let game = parse_games(pgn).expect("reads").pop().expect("one game");
+    let analysis = analyse(game, 11);
+    let missed = analysis
+        .verdicts
+        .iter()
+        .find(|v| v.kind == VerdictKind::MissedPerpetual)
+        .expect("a missed perpetual");
+    assert_eq!(missed.ply, 22);
+    assert_eq!(missed.line_san.first().map(String::as_str), Some("Bf2+"));
+}
+
+#[test]
+fn the_annotated_pgn_reads_back_with_its_tags_and_moves() {
+    let original = seed_game("portisch_korchnoi_1970");
+    let analysis = analyse(original.clone(), 24);
+    let text = write::pgn(&analysis);
+    let again = parse_games(&text)
+        .expect("the annotated PGN reads")
+        .pop()
+        .expect("one game");
+    assert_eq!(again.tags, original.tags);
+    assert_eq!(again.moves, original.moves);
+    assert!(again.error.is_none());
+    // One [%eval] per analysed move, the lichess way.
+    assert_eq!(
+        text.matches("[%eval ").count(),
+        analysis.plies.len(),
+        "{text}"
+    );
+    let json = write::json(&analysis);
+    assert_eq!(
+        json["plies"].as_array().map(Vec::len),
+        Some(analysis.plies.len())
+    );
+    assert!(
+        json["verdicts"]
+            .as_array()
+            .is_some_and(|v| v.iter().any(|v| v["kind"] == "claim_available"))
+    );
+}
+
+#[test]
+fn an_illegal_move_stops_that_game_and_the_next_is_read() {
+    let pgn = "[Event \"a\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+    let games = parse_games(pgn).expect("reads");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].moves.len(), 2);
+    assert!(
+        games[0]
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("illegal move 'Ke3' at ply 3"))
+    );
+    assert_eq!(games[1].moves.len(), 1);
+    assert!(games[1].error.is_none());
+}
+
+fn run_cli(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_threefold"))
+        .arg("analyse")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("input written");
+    child.wait_with_output().expect("it finishes")
+}
+
+#[test]
+fn the_command_keeps_input_order_reports_bad_games_and_refuses_bad_options() {
+    let pgn = "[Event \"first\"]\n\n1. e4 e5 2. Ke3 *\n\n[Event \"second\"]\n\n1. d4 d5 *\n\n\
+               [Event \"third\"]\n\n1. c4 *\n";
+    let out = run_cli(
+        &["--nodes", "2000", "--threads", "2", "--json", "--quiet"],
+        pgn,
+    );
+    assert_eq!(out.status.code(), Some(1), "an illegal move is an error");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let events: Vec<String> = stdout
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("one JSON object per line");
+            v["tags"]["Event"].as_str().unwrap_or("?").to_owned()
+        })
+        .collect();
+    assert_eq!(events, ["first", "second", "third"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("illegal move 'Ke3'"));
+    for bad in [
+        &["--nodes", "0"][..],
+        &["--nodes", "10", "--depth", "3"],
+        &["--threads"],
+        &["--bogus"],
+        &["--from", "9", "--to", "3"],
+    ] {
+        let out = run_cli(bad, "");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
+    }
+}

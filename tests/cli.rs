@@ -75,25 +75,28 @@ fn version_names_the_crate_version_and_the_commit() {
 #[test]
 fn help_lists_every_subcommand_and_each_has_its_own_help() {
     let names = subcommands();
-    for expected in ["bench", "perft", "arbiter", "tune", "datagen", "help"] {
+    for expected in [
+        "bench", "perft", "arbiter", "analyse", "tune", "datagen", "train", "help",
+    ] {
         assert!(names.iter().any(|n| n == expected), "{names:?}");
     }
     let (code, stdout, _) = threefold(&["help"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("Usage: threefold"), "{stdout}");
     for name in names.iter().filter(|n| *n != "help") {
-        // `help NAME` for all (the arbiter reads its own `--help`), `NAME --help` for the others.
+        // `help NAME` and `NAME --help` for all; the arbiter and the analysis read their own
+        // `--help`, in their own words.
         let (code, stdout, stderr) = threefold(&["help", name]);
         assert_eq!(code, 0, "help {name}: {stderr}");
         assert!(stdout.contains(&format!("threefold {name}")), "{stdout}");
-        if name != "arbiter" {
-            let (code, stdout, stderr) = threefold(&[name, "--help"]);
-            assert_eq!(code, 0, "{name} --help: {stderr}");
-            assert!(
-                stdout.contains(&format!("Usage: threefold {name}")),
-                "{stdout}"
-            );
-        }
+        let (code, stdout, stderr) = threefold(&[name, "--help"]);
+        assert_eq!(code, 0, "{name} --help: {stderr}");
+        let usage = if ["arbiter", "analyse"].contains(&name.as_str()) {
+            format!("threefold {name}")
+        } else {
+            format!("Usage: threefold {name}")
+        };
+        assert!(stdout.contains(&usage), "{stdout}");
     }
     for args in [
         &["tune", "generate", "--help"][..],

@@ -41,8 +41,8 @@ pub fn piece_value(role: Role) -> PieceValue {
 /// How often (in nodes) the clock and the stop flag are read.
 pub const POLL_INTERVAL: u64 = 1024;
 /// How often (in nodes) a helper thread publishes its node count and reads the stop flag, and
-/// the main thread of a search with a node limit adds up the helpers' counts: `go nodes`
-/// counts every thread's nodes, and may pass its limit by about this many nodes a thread.
+/// every thread of a search with helpers and a node limit adds its nodes to their sum: `go
+/// nodes` counts every thread's nodes, and may pass its limit by about this many a thread.
 pub const NODE_COUNT_INTERVAL: u64 = 64;
 
 // Iterative deepening at the root.

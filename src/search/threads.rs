@@ -65,6 +65,13 @@ pub(super) fn search(
         ..Limits::default()
     };
     let helper_nodes: Vec<AtomicU64> = (0..helpers).map(|_| AtomicU64::new(0)).collect();
+    // `go nodes` counts every thread's nodes: with helpers, each thread adds its own to one sum
+    // and stops itself when the sum reaches the limit (the main thread may not be running).
+    let all_nodes = AtomicU64::new(0);
+    let node_budget = limits
+        .nodes
+        .filter(|_| helpers > 0)
+        .map(|limit| (&all_nodes, limit));
     let mut result = SearchResult {
         best: Some(fallback),
         ..SearchResult::default()
@@ -82,6 +89,7 @@ pub(super) fn search(
                 root_moves.clone(),
             );
             helper.shared.tables = tables;
+            helper.shared.node_budget = node_budget;
             let published = &helper_nodes[id];
             let spawned = thread::Builder::new()
                 .name(format!("search-helper-{}", id + 1))
@@ -109,7 +117,7 @@ pub(super) fn search(
         worker.shared.tables = tables;
         worker.root.tb = root_tb;
         worker.stats.tbhits = root_probes;
-        worker.shared.helper_nodes = &helper_nodes;
+        worker.shared.node_budget = node_budget;
         let mut report_all = |it: &Iteration| {
             let helper_total: u64 = helper_nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
             report(&Iteration {

@@ -29,8 +29,9 @@ pub struct Shared<'a> {
     /// Where this thread publishes its node count for the `info` lines and the node limit
     /// (helpers only).
     pub published_nodes: Option<&'a AtomicU64>,
-    /// The helpers' published node counts (main thread only; empty without helpers).
-    pub helper_nodes: &'a [AtomicU64],
+    /// With helpers and a node limit: every thread's nodes, added in steps of
+    /// `NODE_COUNT_INTERVAL`, and the limit; each thread stops itself once the sum reaches it.
+    pub node_budget: Option<(&'a AtomicU64, u64)>,
 }
 
 /// When the search must end: what `go` asked for, the clock, and whether it has ended.
@@ -81,8 +82,8 @@ pub struct Stats {
     pub nodes: u64,
     pub seldepth: u32,
     pub tbhits: u64,
-    /// The helpers' nodes when last added up (main thread, with a node limit).
-    pub helper_nodes: u64,
+    /// The nodes already added to the shared sum of a node limit (`Shared::node_budget`).
+    pub nodes_in_sum: u64,
 }
 
 /// The state of one running search (one thread's).
@@ -115,7 +116,7 @@ impl<'a> Worker<'a> {
                 signals,
                 tables: None,
                 published_nodes: None,
-                helper_nodes: &[],
+                node_budget: None,
             },
             budget: Budget {
                 limits,
@@ -189,21 +190,18 @@ impl Worker<'_> {
                     return true;
                 }
             }
-            if self.budget.limits.nodes.is_some() && !self.shared.helper_nodes.is_empty() {
-                self.stats.helper_nodes = self
-                    .shared
-                    .helper_nodes
-                    .iter()
-                    .map(|n| n.load(Ordering::Relaxed))
-                    .sum();
+            if let Some((all, limit)) = self.shared.node_budget {
+                // Only the nodes not yet added: poll may run more than once at one count.
+                let new = nodes - self.stats.nodes_in_sum;
+                self.stats.nodes_in_sum = nodes;
+                let total = all.fetch_add(new, Ordering::Relaxed) + new;
+                if total >= limit {
+                    self.budget.stopped = true;
+                    return true;
+                }
             }
         }
-        if self
-            .budget
-            .limits
-            .nodes
-            .is_some_and(|n| nodes + self.stats.helper_nodes >= n)
-        {
+        if self.budget.limits.nodes.is_some_and(|n| nodes >= n) {
             self.budget.stopped = true;
         } else if nodes.is_multiple_of(POLL_INTERVAL) {
             self.check_ponderhit();

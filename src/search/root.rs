@@ -6,7 +6,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::limits::Limits;
 use super::line;
-use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
+use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, BOUND_REPORT_AFTER};
 use super::score::{INFINITE, MATE, is_mate};
 use super::tt::{self, TranspositionTable};
 use super::worker::Worker;
@@ -38,7 +38,38 @@ pub(super) fn iterative_deepening(
         worker.stats.seldepth = 0;
         let previous = result.lines.first().map(|l| l.score);
         worker.root.move_nodes.clear();
-        let lines = best_lines(worker, game, depth, &all_moves, lines_wanted, previous);
+        let previous_pv = result.pv.clone();
+        let mut report_bound = |worker: &Worker, score: i32, lower: bool| {
+            // A long search shows where its score is heading, as Stockfish does.
+            if shown_lines <= 1 && worker.budget.started.elapsed() >= BOUND_REPORT_AFTER {
+                let pv = match worker.path.pv[0].as_slice() {
+                    [] => previous_pv.clone(),
+                    pv => pv.to_vec(),
+                };
+                report(&Iteration {
+                    depth,
+                    seldepth: worker.stats.seldepth.max(depth),
+                    multipv: None,
+                    score,
+                    tbhits: worker.stats.tbhits,
+                    bound: Some(lower),
+                    nodes: worker.stats.nodes,
+                    elapsed: worker.budget.started.elapsed(),
+                    hashfull: worker.shared.tt.hashfull(),
+                    pv,
+                    draw: None,
+                });
+            }
+        };
+        let lines = best_lines(
+            worker,
+            game,
+            depth,
+            &all_moves,
+            lines_wanted,
+            previous,
+            &mut report_bound,
+        );
         worker.root.moves = all_moves.clone();
         if lines.is_empty() || (worker.budget.stopped && depth > 1) {
             break;
@@ -96,6 +127,7 @@ fn best_lines(
     all_moves: &[Move],
     count: usize,
     previous: Option<i32>,
+    on_bound: &mut dyn FnMut(&Worker, i32, bool),
 ) -> Vec<Line> {
     let mut lines: Vec<Line> = Vec::new();
     for _ in 0..count {
@@ -105,7 +137,7 @@ fn best_lines(
             .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
             .collect();
         let expected = previous.filter(|_| count == 1 && depth >= ASPIRATION_DEPTH);
-        let score = aspiration_search(worker, game, depth, expected);
+        let score = aspiration_search(worker, game, depth, expected, on_bound);
         let mut pv = worker.path.pv[0].clone();
         if pv.is_empty() || (worker.budget.stopped && !lines.is_empty()) {
             break;
@@ -128,12 +160,14 @@ fn best_lines(
 
 /// The root searched in a window around `guess` (aspiration); a score outside the window is
 /// searched again in a wider one on that side, until the score falls inside (or the search
-/// stops). With no guess, or a mate score for one, the window is full.
+/// stops). With no guess, or a mate score for one, the window is full. Each score outside the
+/// window goes to `on_bound` (true for a lower bound: the score is at least that).
 pub(super) fn aspiration_search(
     worker: &mut Worker,
     game: &Game,
     depth: u32,
     guess: Option<i32>,
+    on_bound: &mut dyn FnMut(&Worker, i32, bool),
 ) -> i32 {
     let mut delta = ASPIRATION_WINDOW;
     let (mut alpha, mut beta) = match guess.filter(|&g| !is_mate(g)) {
@@ -151,9 +185,11 @@ pub(super) fn aspiration_search(
         delta += delta;
         if score <= alpha && alpha > -INFINITE {
             // Fail low: the window moves down, and its top down toward the middle.
+            on_bound(worker, score, false);
             beta = (alpha + beta) / 2;
             alpha = (score - delta).max(-INFINITE);
         } else if score >= beta && beta < INFINITE {
+            on_bound(worker, score, true);
             beta = (score + delta).min(INFINITE);
         } else {
             return score;
@@ -212,7 +248,7 @@ mod tests {
     fn full_window(game: &Game, depth: u32) -> (i32, Option<Move>) {
         let mut rig = Rig::new();
         let mut worker = rig.worker(game, Settings::default());
-        let score = aspiration_search(&mut worker, game, depth, None);
+        let score = aspiration_search(&mut worker, game, depth, None, &mut |_, _, _| {});
         (score, worker.path.pv[0].first().copied())
     }
 
@@ -228,7 +264,20 @@ mod tests {
         for guess in [truth + 600, truth - 600] {
             let mut rig = Rig::new();
             let mut worker = rig.worker(&game, Settings::default());
-            let score = aspiration_search(&mut worker, &game, depth, Some(guess));
+            let mut bounds = Vec::new();
+            let score = aspiration_search(
+                &mut worker,
+                &game,
+                depth,
+                Some(guess),
+                &mut |_, score, lower| bounds.push((score, lower)),
+            );
+            // Every failed window was reported, on the side it failed.
+            assert!(!bounds.is_empty(), "guess {guess}");
+            assert!(
+                bounds.iter().all(|&(_, lower)| lower == (guess < truth)),
+                "guess {guess}: {bounds:?}"
+            );
             // A fail low leaves no principal variation: only the re-search finds one.
             assert_eq!(score, truth, "guess {guess}");
             assert_eq!(worker.path.pv[0].first().copied(), best, "guess {guess}");

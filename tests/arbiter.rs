@@ -339,3 +339,174 @@ fn each_record_names_its_file_and_its_number_there() {
     assert!(text.contains(&format!("Game 1 of {b}")), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What the rulebook on a whole [`Game`] (`game/rules.rs`) says about a game, ply by ply, in
+/// the judge's terms: each side's first claim under each rule (ply, announced move), the first
+/// automatic end (rule, ply, loser) and the plies of every position seen three or more times.
+type Facts = (
+    Vec<(ClaimRule, shakmaty::Color, usize, Option<String>)>,
+    Option<(AutomaticEnd, usize, Option<shakmaty::Color>)>,
+    Vec<Vec<usize>>,
+);
+
+fn by_the_rules(start: &shakmaty::Chess, moves: &[shakmaty::Move]) -> Facts {
+    use shakmaty::Position;
+    let mode = shakmaty::CastlingMode::Standard;
+    let mut game = threefold::game::Game::new(start.clone());
+    let mut claims = Vec::new();
+    let mut end = None;
+    for ply in 0..=moves.len() {
+        if end.is_none() {
+            if let Some(rule) = game.automatic_end() {
+                let loser = (rule == AutomaticEnd::Checkmate).then(|| game.position().turn());
+                end = Some((rule, ply, loser));
+            } else {
+                let side = game.position().turn();
+                let found = game.claims();
+                let first = |now: bool, by: &[shakmaty::Move]| {
+                    if now {
+                        Some(None)
+                    } else {
+                        by.first().map(|m| Some(m.to_uci(mode).to_string()))
+                    }
+                };
+                for (rule, claim) in [
+                    (
+                        ClaimRule::Threefold,
+                        first(found.threefold_now, &found.threefold_by_moves),
+                    ),
+                    (
+                        ClaimRule::FiftyMoves,
+                        first(found.fifty_now, &found.fifty_by_moves),
+                    ),
+                ] {
+                    let known = claims.iter().any(
+                        |&(r, s, _, _): &(ClaimRule, shakmaty::Color, usize, Option<String>)| {
+                            r == rule && s == side
+                        },
+                    );
+                    if let (false, Some(by)) = (known, claim) {
+                        claims.push((rule, side, ply, by));
+                    }
+                }
+            }
+        }
+        if let Some(&m) = moves.get(ply) {
+            game.play(m);
+        }
+    }
+    let counts = game.occurrence_counts();
+    let mut repetitions: Vec<Vec<usize>> = Vec::new();
+    for (ply, &key) in game.keys().iter().enumerate() {
+        if counts[ply] == 1 {
+            let plies: Vec<usize> = (ply..game.keys().len())
+                .filter(|&p| game.keys()[p] == key)
+                .collect();
+            if plies.len() >= 3 {
+                repetitions.push(plies);
+            }
+        }
+    }
+    (claims, end, repetitions)
+}
+
+/// The same facts from the streaming judge.
+fn by_the_judge(start: &shakmaty::Chess, moves: &[shakmaty::Move]) -> Facts {
+    let mut judge = threefold::arbiter::Judge::new(start.clone(), shakmaty::CastlingMode::Standard);
+    for &m in moves {
+        let san = shakmaty::san::SanPlus::from_move(judge.position().clone(), m).to_string();
+        judge.play(m, &san);
+    }
+    let v = judge.finish();
+    let mut claims: Vec<_> = v
+        .claims
+        .iter()
+        .map(|c| (c.rule, c.side, c.ply, c.by_announcing.clone()))
+        .collect();
+    claims.sort_by_key(|c| c.2);
+    let end = v.automatic_end.map(|e| (e.rule, e.ply, e.loser));
+    let mut repetitions: Vec<Vec<usize>> = v.repetitions.iter().map(|r| r.plies.clone()).collect();
+    repetitions.sort();
+    (claims, end, repetitions)
+}
+
+/// Start positions for the random games: the opening, sparse endings with the move clock near
+/// 100 and 150, mating material, and en passant next to pinned pawns.
+const RULEBOOK_STARTS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "4k3/8/8/8/8/8/8/R3K2R w KQ - 90 60",
+    "2r1k3/8/8/8/8/8/8/4K1R1 w - - 140 90",
+    "4k3/8/3n4/8/8/4B3/8/4K3 w - - 95 70",
+    "7k/8/8/8/8/8/8/1Q2K3 w - - 96 80",
+    "k7/8/1K6/8/8/8/8/2Q5 w - - 97 80",
+    "8/8/8/8/4k3/8/4P3/4K3 w - - 0 1",
+    "4k3/3p4/8/4P3/8/8/8/4K2r w - - 0 1",
+    "4r1k1/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
+    "8/8/8/K2p3r/8/8/4P3/7k w - - 0 1",
+    "4k3/8/8/8/3p4/8/2P5/1B2K2q w - - 0 1",
+];
+
+/// A random game from one of [`RULEBOOK_STARTS`]: each choice either takes back the side's own
+/// last move (so positions recur) or picks a legal move; it goes on past fivefolds and the
+/// seventy-five-move rule, and stops only when no move is legal.
+fn random_game(start: usize, choices: &[u16]) -> (shakmaty::Chess, Vec<shakmaty::Move>) {
+    use shakmaty::Position;
+    let fen = RULEBOOK_STARTS[start % RULEBOOK_STARTS.len()];
+    let start = threefold::game::parse_fen(fen).expect("test FEN");
+    let mut pos = start.clone();
+    let mut moves: Vec<shakmaty::Move> = Vec::new();
+    for &choice in choices {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let back = moves
+            .len()
+            .checked_sub(2)
+            .map(|i| moves[i])
+            .and_then(|m| m.from().map(|from| (from, m.to())))
+            .and_then(|(from, to)| {
+                legal
+                    .iter()
+                    .find(|l| l.from() == Some(to) && l.to() == from)
+            });
+        let m = match back {
+            Some(&m) if choice % 4 != 0 => m,
+            _ => legal[usize::from(choice) % legal.len()],
+        };
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    (start, moves)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// One rulebook: the judge, which follows a game as a stream, and the rules on a whole game
+    /// name the same claims (ply and announced move), automatic end and repetitions.
+    #[test]
+    fn the_judge_and_the_rules_agree_on_random_games(
+        start in 0..RULEBOOK_STARTS.len(),
+        choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..260),
+    ) {
+        let (start, moves) = random_game(start, &choices);
+        proptest::prop_assert_eq!(by_the_judge(&start, &moves), by_the_rules(&start, &moves));
+    }
+}
+
+#[test]
+fn the_judge_and_the_rules_agree_on_the_seed_games() {
+    let cases: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(include_str!("data/seed-games.json")).expect("seed JSON");
+    assert!(cases.len() >= 15);
+    for (name, case) in &cases {
+        let start = threefold::game::parse_fen(case["fen"].as_str().expect("fen")).expect("FEN");
+        let mut game = threefold::game::Game::new(start.clone());
+        for m in case["moves"].as_array().expect("moves") {
+            game.play_uci(m.as_str().expect("text")).expect("legal");
+        }
+        let facts = by_the_judge(&start, game.moves());
+        assert_eq!(facts, by_the_rules(&start, game.moves()), "{name}");
+    }
+}

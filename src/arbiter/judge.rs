@@ -134,7 +134,10 @@ pub struct Judge {
     pos: Chess,
     mode: CastlingMode,
     key: u64,
+    /// Moves read, void ones included.
     ply: usize,
+    /// Moves played on the board (all but the void ones after checkmate or stalemate).
+    played: usize,
     /// The positions since the last capture or pawn move.
     seen: Seen,
     /// The FEN (without counters) of each position in `seen` that occurred at least twice.
@@ -153,6 +156,7 @@ impl Judge {
             mode,
             key,
             ply: 0,
+            played: 0,
             seen: Seen::default(),
             fens: KeyMap::default(),
             verdict: Verdict::default(),
@@ -189,6 +193,7 @@ impl Judge {
         self.key = key_after(&self.pos, self.key, m, &after);
         self.pos = after;
         self.ply += 1;
+        self.played += 1;
         if m.is_zeroing() {
             // Positions before a capture or pawn move can never occur again.
             self.harvest_repetitions();
@@ -197,6 +202,23 @@ impl Judge {
             self.fens.clear();
         }
         self.arrive(m.is_capture() || m.is_promotion());
+    }
+
+    /// Records a move written after checkmate or stalemate: it cannot be played and is void,
+    /// but it was recorded (it counts in the plies, after the automatic end).
+    pub fn play_void(&mut self, san: &str) {
+        let stuck = self.ply - self.played;
+        let halfmoves = usize::from(self.pos.turn() == Color::Black) + stuck;
+        let number = self.pos.fullmoves().get() as usize + halfmoves / 2;
+        let dots = if halfmoves.is_multiple_of(2) {
+            "."
+        } else {
+            "..."
+        };
+        self.verdict
+            .move_labels
+            .push(format!("{number}{dots}{san}"));
+        self.ply += 1;
     }
 
     /// Records that the game stopped on a move that could not be read or played.

@@ -14,7 +14,7 @@ for engine in "$@"; do
     # Exit status 1 only says that some generated games carry a wrong result tag or void moves.
     /usr/bin/time -f "%U %M" -o "$work/time" "$engine" arbiter --json "$work/100k.pgn" \
         >"$work/out.jsonl" 2>/dev/null || [ $? -eq 1 ]
-    read -r user_s max_kib <"$work/time"
+    read -r user_s max_kib < <(tail -n 1 "$work/time")
     python3 - "$engine" "$work/out.jsonl" "$user_s" "$max_kib" <<'PY'
 import json, sys
 games = plies = 0

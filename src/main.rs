@@ -104,7 +104,7 @@ fn main() -> ExitCode {
         }
         Some(Subcommand::Bench { depth }) => run_bench(depth),
         Some(Subcommand::Perft { depth, fen }) => run_perft(depth, &fen),
-        Some(Subcommand::Arbiter { args }) => run_arbiter(&args),
+        Some(Subcommand::Arbiter { args }) => arbiter::command::run(&args),
         Some(Subcommand::Analyse { args }) => threefold::analyse::command::run(&args),
         Some(Subcommand::Tune { command }) => usage_result("tune", tune::command::run(command)),
         Some(Subcommand::Datagen(args)) => usage_result("datagen", datagen::command::run(args)),
@@ -163,58 +163,4 @@ fn run_perft(depth: u32, fen: &[String]) -> ExitCode {
     };
     send(&perft::perft(&pos, depth).to_string());
     ExitCode::SUCCESS
-}
-
-/// `threefold arbiter [--json] [FILE ...]`: exit code 1 when a game or file had an error.
-fn run_arbiter(args: &[String]) -> ExitCode {
-    use std::io::Write;
-    let json = args.iter().any(|a| a == "--json");
-    let files: Vec<&String> = args.iter().filter(|a| a.as_str() != "--json").collect();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut game_errors = false;
-    let mut write = |record: arbiter::pgn::GameRecord| {
-        game_errors |= record.verdict.error.is_some();
-        let text = if json {
-            arbiter::report::json(&record).to_string()
-        } else {
-            arbiter::report::text(&record)
-        };
-        if writeln!(out, "{text}").is_err() {
-            std::process::exit(0); // stdout closed (e.g. piped into head): stop quietly
-        }
-    };
-    let mut read_ok = true;
-    if files.is_empty() {
-        read_ok = judge_source("stdin", std::io::stdin().lock(), &mut write);
-    }
-    for path in files {
-        read_ok &= match std::fs::File::open(path) {
-            Ok(file) => judge_source(path, file, &mut write),
-            Err(e) => {
-                eprintln!("threefold arbiter: cannot open {path}: {e}");
-                false
-            }
-        };
-    }
-    if read_ok && !game_errors {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
-}
-
-/// Judges every game of one input; false when it could not be read to the end.
-fn judge_source(
-    name: &str,
-    input: impl std::io::Read,
-    each: &mut dyn FnMut(arbiter::pgn::GameRecord),
-) -> bool {
-    match arbiter::pgn::judge_file(name, input, each) {
-        Ok(()) => true,
-        Err(e) => {
-            eprintln!("threefold arbiter: reading {name}: {e}");
-            false
-        }
-    }
 }

@@ -171,7 +171,8 @@ fn the_command_line_writes_json_and_fails_on_errors() {
     };
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/seed-games.pgn");
     let out = run(&["--json", path]);
-    assert!(out.status.success());
+    // Some seed records go on after a fivefold, or carry "*" for a game the rules ended.
+    assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     let objects: Vec<serde_json::Value> = text
         .lines()
@@ -193,7 +194,7 @@ fn the_command_line_writes_json_and_fails_on_errors() {
     let bad = dir.join("bad.pgn");
     std::fs::write(&bad, "1. e4 e5 2. Qxf7 *\n").expect("write");
     let out = run(&[bad.to_str().expect("utf-8 path")]);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("illegal move 'Qxf7'"));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -338,4 +339,336 @@ fn each_record_names_its_file_and_its_number_there() {
     assert!(text.contains(&format!("Game 2 of {a}")), "{text}");
     assert!(text.contains(&format!("Game 1 of {b}")), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What the rulebook on a whole [`Game`] (`game/rules.rs`) says about a game, ply by ply, in
+/// the judge's terms: each side's first claim under each rule (ply, announced move), the first
+/// automatic end (rule, ply, loser) and the plies of every position seen three or more times.
+type Facts = (
+    Vec<(ClaimRule, shakmaty::Color, usize, Option<String>)>,
+    Option<(AutomaticEnd, usize, Option<shakmaty::Color>)>,
+    Vec<Vec<usize>>,
+);
+
+fn by_the_rules(start: &shakmaty::Chess, moves: &[shakmaty::Move]) -> Facts {
+    use shakmaty::Position;
+    let mode = shakmaty::CastlingMode::Standard;
+    let mut game = threefold::game::Game::new(start.clone());
+    let mut claims = Vec::new();
+    let mut end = None;
+    for ply in 0..=moves.len() {
+        if end.is_none() {
+            if let Some(rule) = game.automatic_end() {
+                let loser = (rule == AutomaticEnd::Checkmate).then(|| game.position().turn());
+                end = Some((rule, ply, loser));
+            } else {
+                let side = game.position().turn();
+                let found = game.claims();
+                let first = |now: bool, by: &[shakmaty::Move]| {
+                    if now {
+                        Some(None)
+                    } else {
+                        by.first().map(|m| Some(m.to_uci(mode).to_string()))
+                    }
+                };
+                for (rule, claim) in [
+                    (
+                        ClaimRule::Threefold,
+                        first(found.threefold_now, &found.threefold_by_moves),
+                    ),
+                    (
+                        ClaimRule::FiftyMoves,
+                        first(found.fifty_now, &found.fifty_by_moves),
+                    ),
+                ] {
+                    let known = claims.iter().any(
+                        |&(r, s, _, _): &(ClaimRule, shakmaty::Color, usize, Option<String>)| {
+                            r == rule && s == side
+                        },
+                    );
+                    if let (false, Some(by)) = (known, claim) {
+                        claims.push((rule, side, ply, by));
+                    }
+                }
+            }
+        }
+        if let Some(&m) = moves.get(ply) {
+            game.play(m);
+        }
+    }
+    let counts = game.occurrence_counts();
+    let mut repetitions: Vec<Vec<usize>> = Vec::new();
+    for (ply, &key) in game.keys().iter().enumerate() {
+        if counts[ply] == 1 {
+            let plies: Vec<usize> = (ply..game.keys().len())
+                .filter(|&p| game.keys()[p] == key)
+                .collect();
+            if plies.len() >= 3 {
+                repetitions.push(plies);
+            }
+        }
+    }
+    (claims, end, repetitions)
+}
+
+/// The same facts from the streaming judge.
+fn by_the_judge(start: &shakmaty::Chess, moves: &[shakmaty::Move]) -> Facts {
+    let mut judge = threefold::arbiter::Judge::new(start.clone(), shakmaty::CastlingMode::Standard);
+    for &m in moves {
+        let san = shakmaty::san::SanPlus::from_move(judge.position().clone(), m).to_string();
+        judge.play(m, &san);
+    }
+    let v = judge.finish();
+    let mut claims: Vec<_> = v
+        .claims
+        .iter()
+        .map(|c| (c.rule, c.side, c.ply, c.by_announcing.clone()))
+        .collect();
+    claims.sort_by_key(|c| c.2);
+    let end = v.automatic_end.map(|e| (e.rule, e.ply, e.loser));
+    let mut repetitions: Vec<Vec<usize>> = v.repetitions.iter().map(|r| r.plies.clone()).collect();
+    repetitions.sort();
+    (claims, end, repetitions)
+}
+
+/// Start positions for the random games: the opening, sparse endings with the move clock near
+/// 100 and 150, mating material, and en passant next to pinned pawns.
+const RULEBOOK_STARTS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "4k3/8/8/8/8/8/8/R3K2R w KQ - 90 60",
+    "2r1k3/8/8/8/8/8/8/4K1R1 w - - 140 90",
+    "4k3/8/3n4/8/8/4B3/8/4K3 w - - 95 70",
+    "7k/8/8/8/8/8/8/1Q2K3 w - - 96 80",
+    "k7/8/1K6/8/8/8/8/2Q5 w - - 97 80",
+    "8/8/8/8/4k3/8/4P3/4K3 w - - 0 1",
+    "4k3/3p4/8/4P3/8/8/8/4K2r w - - 0 1",
+    "4r1k1/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
+    "8/8/8/K2p3r/8/8/4P3/7k w - - 0 1",
+    "4k3/8/8/8/3p4/8/2P5/1B2K2q w - - 0 1",
+];
+
+/// A random game from one of [`RULEBOOK_STARTS`]: each choice either takes back the side's own
+/// last move (so positions recur) or picks a legal move; it goes on past fivefolds and the
+/// seventy-five-move rule, and stops only when no move is legal.
+fn random_game(start: usize, choices: &[u16]) -> (shakmaty::Chess, Vec<shakmaty::Move>) {
+    use shakmaty::Position;
+    let fen = RULEBOOK_STARTS[start % RULEBOOK_STARTS.len()];
+    let start = threefold::game::parse_fen(fen).expect("test FEN");
+    let mut pos = start.clone();
+    let mut moves: Vec<shakmaty::Move> = Vec::new();
+    for &choice in choices {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let back = moves
+            .len()
+            .checked_sub(2)
+            .map(|i| moves[i])
+            .and_then(|m| m.from().map(|from| (from, m.to())))
+            .and_then(|(from, to)| {
+                legal
+                    .iter()
+                    .find(|l| l.from() == Some(to) && l.to() == from)
+            });
+        let m = match back {
+            Some(&m) if choice % 4 != 0 => m,
+            _ => legal[usize::from(choice) % legal.len()],
+        };
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    (start, moves)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// One rulebook: the judge, which follows a game as a stream, and the rules on a whole game
+    /// name the same claims (ply and announced move), automatic end and repetitions.
+    #[test]
+    fn the_judge_and_the_rules_agree_on_random_games(
+        start in 0..RULEBOOK_STARTS.len(),
+        choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..260),
+    ) {
+        let (start, moves) = random_game(start, &choices);
+        proptest::prop_assert_eq!(by_the_judge(&start, &moves), by_the_rules(&start, &moves));
+    }
+}
+
+#[test]
+fn the_judge_and_the_rules_agree_on_the_seed_games() {
+    let cases: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(include_str!("data/seed-games.json")).expect("seed JSON");
+    assert!(cases.len() >= 15);
+    for (name, case) in &cases {
+        let start = threefold::game::parse_fen(case["fen"].as_str().expect("fen")).expect("FEN");
+        let mut game = threefold::game::Game::new(start.clone());
+        for m in case["moves"].as_array().expect("moves") {
+            game.play_uci(m.as_str().expect("text")).expect("legal");
+        }
+        let facts = by_the_judge(&start, game.moves());
+        assert_eq!(facts, by_the_rules(&start, game.moves()), "{name}");
+    }
+}
+
+/// Runs `threefold arbiter ARGS` with `stdin` as its input: exit code, stdout, stderr.
+fn arbiter(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_threefold"))
+        .arg("arbiter")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // A usage error exits before reading its input: a broken pipe is no failure here.
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
+    let out = child.wait_with_output().expect("finishes");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn moves_after_checkmate_are_void_and_the_result_is_checked() {
+    let games = judge("[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2 Qxf2 1-0\n");
+    let v = &games[0].verdict;
+    assert_eq!(v.error, None, "moves after the mate are void, not illegal");
+    let end = v.automatic_end.expect("mate");
+    assert_eq!(
+        (end.rule, end.ply, end.loser),
+        (AutomaticEnd::Checkmate, 4, Some(shakmaty::Color::White))
+    );
+    assert_eq!((v.plies, v.void_moves()), (6, 2));
+    assert_eq!((v.label(5), v.label(6)), ("3.Kf2", "3...Qxf2"));
+    assert!(!v.result_consistent("1-0"));
+    assert!(v.result_consistent("0-1"));
+    let (code, out, _) = arbiter(&[], b"[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2 1-0\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("checkmate at ply 4"), "{out}");
+    assert!(
+        out.contains("the 1 recorded moves after it are void"),
+        "{out}"
+    );
+    assert!(out.contains("NOT consistent"), "{out}");
+}
+
+#[test]
+fn moves_after_stalemate_are_void_and_a_win_is_inconsistent() {
+    let pgn = "[FEN \"k7/8/1K6/8/8/8/8/2Q5 w - - 0 80\"]\n[SetUp \"1\"]\n[Result \"1-0\"]\n\n\
+               80. Qc7 Ka7 81. Qb7# 1-0\n";
+    let v = &judge(pgn)[0].verdict;
+    assert_eq!(v.error, None);
+    let end = v.automatic_end.expect("stalemate");
+    assert_eq!((end.rule, end.ply), (AutomaticEnd::Stalemate, 1));
+    assert_eq!((v.plies, v.void_moves()), (3, 2));
+    assert_eq!(v.label(2), "80...Ka7");
+    assert!(!v.result_consistent("1-0"));
+    assert!(v.result_consistent("1/2-1/2"));
+}
+
+#[test]
+fn a_mate_recorded_as_a_draw_is_flagged() {
+    let pgn = "[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n";
+    let (code, out, _) = arbiter(&["--json"], pgn.as_bytes());
+    assert_eq!(code, Some(1));
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().next().expect("a line")).expect("JSON");
+    assert_eq!(v["result_consistent"], false);
+    assert_eq!(v["void_moves"], 0);
+    let pgn = "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+    let (code, out, err) = arbiter(&["--json"], pgn.as_bytes());
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("\"result_consistent\":true"), "{out}");
+}
+
+#[test]
+fn input_that_is_not_pgn_is_an_error() {
+    for junk in [
+        &b"hello world, this is no chess game"[..],
+        b"",
+        b"{only a comment}",
+        b"\x7fELF\x02\x01\x01\x00\x00\x00\x00",
+    ] {
+        let (code, out, err) = arbiter(&["--json"], junk);
+        assert_eq!(code, Some(2), "{junk:?}: {out}{err}");
+        assert!(out.is_empty(), "no made-up game for {junk:?}: {out}");
+        assert!(err.contains("PGN"), "{err}");
+    }
+    // A result alone is an (empty) game.
+    let (code, out, _) = arbiter(&["--json"], b"*\n");
+    assert_eq!(code, Some(0));
+    assert_eq!(out.lines().count(), 1);
+}
+
+#[test]
+fn exit_codes_tell_usage_and_input_errors_from_findings_from_clean() {
+    let clean = b"[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n";
+    assert_eq!(arbiter(&[], clean).0, Some(0));
+    // A threefold repetition is a finding but not a fault.
+    let repetition = b"1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n";
+    let (code, out, _) = arbiter(&[], repetition);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("position seen 3 times"), "{out}");
+    assert_eq!(arbiter(&[], b"1. e4 e5 2. Ke3 *\n").0, Some(1));
+    assert_eq!(arbiter(&["--jason"], clean).0, Some(2));
+    assert_eq!(arbiter(&["/nonexistent/games.pgn"], clean).0, Some(2));
+    for help in ["--help", "-h"] {
+        let (code, out, _) = arbiter(&[help], b"");
+        assert_eq!(code, Some(0));
+        assert!(
+            out.contains("usage: threefold arbiter") && out.contains("exit status"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn summary_line_and_only_findings() {
+    let pgn = "[Event \"quiet\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+               [Event \"shuffle\"]\n[Result \"1/2-1/2\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n\n\
+               [Event \"mate\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+               [Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n";
+    let (code, out, _) = arbiter(&[], pgn.as_bytes());
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        out.lines().last(),
+        Some(
+            "summary: 4 games, 3 with findings, 1 with a result or moves the rules contradict, 1 with errors"
+        )
+    );
+    let (_, out, _) = arbiter(&["--only-findings"], pgn.as_bytes());
+    assert!(!out.contains("(quiet"), "{out}");
+    for event in ["(shuffle", "(mate", "(bad"] {
+        assert!(out.contains(event), "{event}: {out}");
+    }
+    let (_, out, err) = arbiter(&["--only-findings", "--json"], pgn.as_bytes());
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(err.contains("summary: 4 games"), "{err}");
+}
+
+#[test]
+fn site_date_and_round_are_printed_beside_the_players() {
+    let pgn = "[Event \"Candidates\"]\n[Site \"Madrid ESP\"]\n[Date \"2022.06.17\"]\n[Round \"1.2\"]\n\
+               [White \"Nepo\"]\n[Black \"Ding\"]\n[Result \"*\"]\n\n1. e4 *\n";
+    let (_, out, _) = arbiter(&[], pgn.as_bytes());
+    assert!(
+        out.contains("Nepo - Ding (Candidates, Madrid ESP, 2022.06.17, round 1.2)"),
+        "{out}"
+    );
+    let (_, out, _) = arbiter(&["--json"], pgn.as_bytes());
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().next().expect("line")).expect("JSON");
+    assert_eq!(
+        (&v["tags"]["Site"], &v["tags"]["Date"], &v["tags"]["Round"]),
+        (
+            &serde_json::json!("Madrid ESP"),
+            &serde_json::json!("2022.06.17"),
+            &serde_json::json!("1.2")
+        )
+    );
 }

@@ -256,3 +256,87 @@ fn nothing_can_be_claimed_once_the_game_has_ended() {
             .all(|&m| m.to_uci(CastlingMode::Standard).to_string() != "c1c7")
     );
 }
+
+/// A history for [`ruling`] that knows only the game so far, with `any_repeated` as given.
+struct Keys<'a>(&'a Game, bool);
+
+impl threefold::game::rules::History for Keys<'_> {
+    fn occurrences_of(&self, key: u64) -> usize {
+        self.0.occurrences_of(key)
+    }
+    fn any_repeated(&self) -> bool {
+        self.1
+    }
+}
+
+#[test]
+fn the_ruling_asked_for_first_claims_only_stops_early_and_skips_what_is_claimable_now() {
+    use threefold::game::rules::{Ask, Ruling, ruling};
+    // Clock at 99: every quiet move completes the fifty moves.
+    let g = Game::new(parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").expect("fen"));
+    let all = g.claims();
+    assert!(all.fifty_by_moves.len() > 1, "{all:?}");
+    let first = Ask {
+        threefold: true,
+        fifty_moves: true,
+        all_moves: false,
+    };
+    let Ruling::Open(some) = ruling(g.position(), g.key(), &Keys(&g, true), true, first) else {
+        panic!("the game goes on");
+    };
+    assert_eq!(some.fifty_by_moves, all.fifty_by_moves[..1].to_vec());
+    let fifty_off = Ask {
+        fifty_moves: false,
+        ..first
+    };
+    let Ruling::Open(none) = ruling(g.position(), g.key(), &Keys(&g, true), true, fifty_off) else {
+        panic!("the game goes on");
+    };
+    assert_eq!(none, Default::default());
+    // Clock at 100: the claim is there now, so no move is looked for.
+    let g = Game::new(parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 100 80").expect("fen"));
+    let Ruling::Open(now) = ruling(g.position(), g.key(), &Keys(&g, true), true, first) else {
+        panic!("the game goes on");
+    };
+    assert!(now.fifty_now && now.fifty_by_moves.is_empty(), "{now:?}");
+    // A position seen twice: claim by announcing the move back, unless the history says that
+    // nothing has repeated (then the search for it is skipped).
+    let mut g = Game::new(parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").expect("fen"));
+    for m in ["a1a2", "e8d8", "a2a1", "d8e8", "a1a2", "e8d8", "a2a1"] {
+        g.play_uci(m).expect("legal");
+    }
+    let Ruling::Open(back) = ruling(g.position(), g.key(), &Keys(&g, true), true, first) else {
+        panic!("the game goes on");
+    };
+    assert_eq!(
+        back.threefold_by_moves
+            .iter()
+            .map(|&m| uci_text(m, CastlingMode::Standard))
+            .collect::<Vec<_>>(),
+        vec!["d8e8"]
+    );
+    let Ruling::Open(skipped) = ruling(g.position(), g.key(), &Keys(&g, false), true, first) else {
+        panic!("the game goes on");
+    };
+    assert!(skipped.threefold_by_moves.is_empty());
+    // An ended game allows nothing.
+    let mate = Game::new(parse_fen("k7/1Q6/1K6/8/8/8/8/8 b - - 100 80").expect("fen"));
+    assert_eq!(
+        ruling(
+            mate.position(),
+            mate.key(),
+            &Keys(&mate, true),
+            true,
+            Ask::ALL
+        ),
+        Ruling::Ended(AutomaticEnd::Checkmate)
+    );
+}
+
+#[test]
+fn the_fifty_move_predicate() {
+    use threefold::game::rules::{FIFTY_MOVE_HALFMOVES, fifty_moves_complete};
+    assert!(!fifty_moves_complete(FIFTY_MOVE_HALFMOVES - 1));
+    assert!(fifty_moves_complete(FIFTY_MOVE_HALFMOVES));
+    assert!(fifty_moves_complete(u32::MAX));
+}

@@ -6,10 +6,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
-use crate::game::rules::{
-    AutomaticEnd, FIFTY_MOVE_HALFMOVES, automatic_end_given, fifty_by_announcing,
-    threefold_by_announcing,
-};
+use crate::game::rules::{Ask, AutomaticEnd, History, Ruling, ruling};
 use crate::game::{key_after, position_key};
 
 /// Zobrist keys are already uniformly random: hash them as they are.
@@ -31,6 +28,25 @@ impl Hasher for KeyHasher {
 }
 
 type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
+/// The positions since the last capture or pawn move, as the rulebook reads them.
+#[derive(Default)]
+struct Seen {
+    /// Plies at which each position stood on the board.
+    plies: KeyMap<Vec<usize>>,
+    /// How many of them occurred at least twice (a threefold claim is then possible).
+    repeated: usize,
+}
+
+impl History for Seen {
+    fn occurrences_of(&self, key: u64) -> usize {
+        self.plies.get(&key).map_or(0, Vec::len)
+    }
+
+    fn any_repeated(&self) -> bool {
+        self.repeated > 0
+    }
+}
 
 /// Which rule a claim is made under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,11 +134,12 @@ pub struct Judge {
     pos: Chess,
     mode: CastlingMode,
     key: u64,
+    /// Moves read, void ones included.
     ply: usize,
-    /// Plies at which each position since the last capture or pawn move stood on the board.
-    seen: KeyMap<Vec<usize>>,
-    /// How many positions in `seen` occurred at least twice (a threefold claim is then possible).
-    repeated: usize,
+    /// Moves played on the board (all but the void ones after checkmate or stalemate).
+    played: usize,
+    /// The positions since the last capture or pawn move.
+    seen: Seen,
     /// The FEN (without counters) of each position in `seen` that occurred at least twice.
     fens: KeyMap<String>,
     verdict: Verdict,
@@ -139,8 +156,8 @@ impl Judge {
             mode,
             key,
             ply: 0,
-            seen: KeyMap::default(),
-            repeated: 0,
+            played: 0,
+            seen: Seen::default(),
             fens: KeyMap::default(),
             verdict: Verdict::default(),
             threefold_claimed: [false; 2],
@@ -176,14 +193,32 @@ impl Judge {
         self.key = key_after(&self.pos, self.key, m, &after);
         self.pos = after;
         self.ply += 1;
+        self.played += 1;
         if m.is_zeroing() {
             // Positions before a capture or pawn move can never occur again.
             self.harvest_repetitions();
-            self.seen.clear();
+            self.seen.plies.clear();
+            self.seen.repeated = 0;
             self.fens.clear();
-            self.repeated = 0;
         }
         self.arrive(m.is_capture() || m.is_promotion());
+    }
+
+    /// Records a move written after checkmate or stalemate: it cannot be played and is void,
+    /// but it was recorded (it counts in the plies, after the automatic end).
+    pub fn play_void(&mut self, san: &str) {
+        let stuck = self.ply - self.played;
+        let halfmoves = usize::from(self.pos.turn() == Color::Black) + stuck;
+        let number = self.pos.fullmoves().get() as usize + halfmoves / 2;
+        let dots = if halfmoves.is_multiple_of(2) {
+            "."
+        } else {
+            "..."
+        };
+        self.verdict
+            .move_labels
+            .push(format!("{number}{dots}{san}"));
+        self.ply += 1;
     }
 
     /// Records that the game stopped on a move that could not be read or played.
@@ -201,26 +236,45 @@ impl Judge {
         self.verdict
     }
 
-    /// Bookkeeping for the position just reached: first whether the game has ended here (by the
-    /// rulebook's one order of precedence); only a game still going on allows claims.
+    /// Bookkeeping for the position just reached, then what the rulebook says about it
+    /// ([`ruling`]): whether the game has ended here, or what the player to move may claim
+    /// (only each side's first claim under each rule is wanted).
     fn arrive(&mut self, material_changed: bool) {
-        let plies = self.seen.entry(self.key).or_default();
+        let plies = self.seen.plies.entry(self.key).or_default();
         plies.push(self.ply);
-        let occurrences = plies.len();
-        if occurrences == 2 {
-            self.repeated += 1;
+        if plies.len() == 2 {
+            self.seen.repeated += 1;
             self.fens.insert(self.key, position_fen(&self.pos));
         }
         if self.verdict.automatic_end.is_some() {
             return;
         }
+        let side = self.pos.turn() as usize;
+        let ask = Ask {
+            threefold: !self.threefold_claimed[side],
+            fifty_moves: !self.fifty_claimed[side],
+            all_moves: false,
+        };
+        // At the start the material is new; after a quiet move it is that of the position
+        // before, which was not dead (or the game would have ended there).
         let material_changed = material_changed || self.ply == 0;
-        if let Some(end) = automatic_end_given(&self.pos, occurrences, material_changed) {
-            self.end(end);
-            return;
+        match ruling(&self.pos, self.key, &self.seen, material_changed, ask) {
+            Ruling::Ended(end) => self.end(end),
+            Ruling::Open(claims) => {
+                if claims.threefold_now || !claims.threefold_by_moves.is_empty() {
+                    self.claim(
+                        ClaimRule::Threefold,
+                        claims.threefold_by_moves.first().copied(),
+                    );
+                }
+                if claims.fifty_now || !claims.fifty_by_moves.is_empty() {
+                    self.claim(
+                        ClaimRule::FiftyMoves,
+                        claims.fifty_by_moves.first().copied(),
+                    );
+                }
+            }
         }
-        self.note_threefold(occurrences);
-        self.note_fifty_moves();
     }
 
     fn end(&mut self, rule: AutomaticEnd) {
@@ -230,56 +284,6 @@ impl Judge {
             ply: self.ply,
             loser,
         });
-    }
-
-    /// The side to move may claim a threefold now, or by announcing a move to a position that
-    /// has already occurred twice.
-    fn note_threefold(&mut self, occurrences: usize) {
-        let side = self.pos.turn();
-        if self.threefold_claimed[side as usize] {
-            return;
-        }
-        if occurrences >= 3 {
-            self.claim(ClaimRule::Threefold, None);
-        } else if self.repeated > 0 {
-            let announced = self.pos.legal_moves().into_iter().find(|&m| {
-                let mut after = self.pos.clone();
-                after.play_unchecked(m);
-                let key = key_after(&self.pos, self.key, m, &after);
-                let seen = self.seen.get(&key).map_or(0, Vec::len);
-                seen >= 2 && threefold_by_announcing(&after, seen + 1)
-            });
-            if let Some(m) = announced {
-                self.claim(ClaimRule::Threefold, Some(m));
-            }
-        }
-    }
-
-    /// The side to move may claim under the fifty-move rule now (100 halfmoves; the game is not
-    /// over), or by announcing a move that completes them without ending the game by itself.
-    fn note_fifty_moves(&mut self) {
-        let side = self.pos.turn();
-        let halfmoves = self.pos.halfmoves();
-        if self.fifty_claimed[side as usize] || halfmoves + 1 < FIFTY_MOVE_HALFMOVES {
-            return;
-        }
-        if halfmoves >= FIFTY_MOVE_HALFMOVES {
-            self.claim(ClaimRule::FiftyMoves, None);
-            return;
-        }
-        let announced = self.pos.legal_moves().into_iter().find(|&m| {
-            if m.is_zeroing() {
-                return false;
-            }
-            let mut after = self.pos.clone();
-            after.play_unchecked(m);
-            let key = key_after(&self.pos, self.key, m, &after);
-            let seen = self.seen.get(&key).map_or(0, Vec::len);
-            fifty_by_announcing(&after, seen + 1)
-        });
-        if let Some(m) = announced {
-            self.claim(ClaimRule::FiftyMoves, Some(m));
-        }
     }
 
     fn claim(&mut self, rule: ClaimRule, by: Option<Move>) {
@@ -305,11 +309,12 @@ impl Judge {
 
     /// Moves the positions seen three or more times into the verdict.
     fn harvest_repetitions(&mut self) {
-        if self.repeated == 0 {
+        if self.seen.repeated == 0 {
             return;
         }
         let mut found: Vec<Repetition> = self
             .seen
+            .plies
             .iter()
             .filter(|(_, plies)| plies.len() >= 3)
             .map(|(&key, plies)| Repetition {

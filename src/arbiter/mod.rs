@@ -8,6 +8,7 @@
 //! The judge works move by move with memory bounded by the moves since the last capture or pawn
 //! move (earlier positions can never recur), so any number of games streams through it.
 
+pub mod command;
 pub mod judge;
 pub mod pgn;
 pub mod report;

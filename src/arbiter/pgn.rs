@@ -4,7 +4,7 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::{CastlingMode, Chess, Position};
 
 use super::judge::{Judge, Verdict};
 use crate::game::parse_fen_noting;
@@ -41,23 +41,33 @@ struct Movetext {
     tags: Vec<(String, String)>,
     judge: Judge,
     stopped: bool,
+    /// A result token (`1-0`, `*`...) closed the movetext.
+    outcome: bool,
 }
 
 struct ArbiterVisitor {
     file: String,
     games: usize,
+    /// Stretches of text read as games that had no tags, no moves and no result.
+    not_pgn: usize,
 }
 
 impl Visitor for ArbiterVisitor {
     type Tags = Tags;
     type Movetext = Movetext;
-    type Output = GameRecord;
+    /// None for a stretch of text with no tags, no moves and no result: not a PGN game.
+    type Output = Option<GameRecord>;
 
-    fn begin_tags(&mut self) -> ControlFlow<GameRecord, Tags> {
+    fn begin_tags(&mut self) -> ControlFlow<Option<GameRecord>, Tags> {
         ControlFlow::Continue(Tags::default())
     }
 
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
+    fn tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Option<GameRecord>> {
         let name = String::from_utf8_lossy(name).into_owned();
         let value = value.decode_utf8_lossy().into_owned();
         match name.as_str() {
@@ -69,7 +79,7 @@ impl Visitor for ArbiterVisitor {
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<GameRecord, Movetext> {
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Option<GameRecord>, Movetext> {
         let mode = if tags.chess960 {
             CastlingMode::Chess960
         } else {
@@ -93,15 +103,25 @@ impl Visitor for ArbiterVisitor {
             tags: tags.tags,
             judge,
             stopped,
+            outcome: false,
         })
     }
 
-    fn san(&mut self, movetext: &mut Movetext, san_plus: SanPlus) -> ControlFlow<GameRecord> {
+    fn san(
+        &mut self,
+        movetext: &mut Movetext,
+        san_plus: SanPlus,
+    ) -> ControlFlow<Option<GameRecord>> {
         if movetext.stopped {
             return ControlFlow::Continue(());
         }
         match san_plus.san.to_move(movetext.judge.position()) {
             Ok(m) => movetext.judge.play(m, &san_plus.to_string()),
+            // After checkmate or stalemate the game is over: whatever the scoresheet records
+            // next is void.
+            Err(_) if movetext.judge.position().legal_moves().is_empty() => {
+                movetext.judge.play_void(&san_plus.to_string());
+            }
             Err(_) => {
                 let ply = movetext.judge.ply() + 1;
                 movetext.judge.fail(format!("illegal move '{san_plus}' at ply {ply}; the game is judged up to the move before"));
@@ -111,18 +131,39 @@ impl Visitor for ArbiterVisitor {
         ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _movetext: &mut Movetext) -> ControlFlow<GameRecord, Skip> {
+    fn begin_variation(
+        &mut self,
+        _movetext: &mut Movetext,
+    ) -> ControlFlow<Option<GameRecord>, Skip> {
         ControlFlow::Continue(Skip(true))
     }
 
-    fn end_game(&mut self, movetext: Movetext) -> GameRecord {
+    fn outcome(
+        &mut self,
+        movetext: &mut Movetext,
+        _outcome: pgn_reader::Outcome,
+    ) -> ControlFlow<Option<GameRecord>> {
+        movetext.outcome = true;
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: Movetext) -> Option<GameRecord> {
+        let verdict = movetext.judge.finish();
+        if movetext.tags.is_empty()
+            && !movetext.outcome
+            && verdict.plies == 0
+            && verdict.error.is_none()
+        {
+            self.not_pgn += 1;
+            return None;
+        }
         self.games += 1;
-        GameRecord {
+        Some(GameRecord {
             file: self.file.clone(),
             index: self.games,
             tags: movetext.tags,
-            verdict: movetext.judge.finish(),
-        }
+            verdict,
+        })
     }
 }
 
@@ -138,13 +179,16 @@ pub fn is_chess960_variant(value: &str) -> bool {
 }
 
 /// Judges every game of a PGN stream, handing each record to `each` as soon as it is read;
-/// the records are named as coming from "stdin".
+/// the stream is named "stdin" in the records.
 pub fn judge_games<R: Read>(input: R, each: impl FnMut(GameRecord)) -> io::Result<()> {
     judge_file("stdin", input, each)
 }
 
 /// Judges every game of the PGN file `name` (read from `input`); each record carries the
-/// file's name and its number within that file.
+/// file's name and its number within that file. Input that is not PGN is an error
+/// (`InvalidData`) once the games in it have been handed on: no game at all (an empty file,
+/// or text without tags, moves or a result), or stretches of such text between games.
+/// Known limit: inside a game, `pgn-reader` skips words it cannot read as moves.
 pub fn judge_file<R: Read>(
     name: &str,
     input: R,
@@ -154,9 +198,20 @@ pub fn judge_file<R: Read>(
     let mut visitor = ArbiterVisitor {
         file: name.to_owned(),
         games: 0,
+        not_pgn: 0,
     };
     while let Some(record) = reader.read_game(&mut visitor)? {
-        each(record);
+        if let Some(record) = record {
+            each(record);
+        }
     }
-    Ok(())
+    let not_pgn = |what: String| Err(io::Error::new(io::ErrorKind::InvalidData, what));
+    match (visitor.games, visitor.not_pgn) {
+        (0, 0) => not_pgn("no PGN game in it (empty)".to_owned()),
+        (0, _) => not_pgn("not PGN (no tags, moves or result)".to_owned()),
+        (_, 0) => Ok(()),
+        (_, n) => not_pgn(format!(
+            "{n} stretch(es) of text that are not PGN (no tags, moves or result) between the games"
+        )),
+    }
 }

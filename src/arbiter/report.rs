@@ -33,6 +33,62 @@ fn result_of(record: &GameRecord) -> &str {
     record.tag("Result").unwrap_or("*")
 }
 
+/// Whether the game's `Result` tag agrees with how the game ended by the rules.
+pub fn result_consistent(record: &GameRecord) -> bool {
+    record.verdict.result_consistent(result_of(record))
+}
+
+/// A finding: a position seen three times, a claim, an automatic end, an inconsistent result
+/// or an error (what `--only-findings` lists).
+pub fn has_findings(record: &GameRecord) -> bool {
+    let v = &record.verdict;
+    !v.repetitions.is_empty()
+        || !v.claims.is_empty()
+        || v.automatic_end.is_some()
+        || !result_consistent(record)
+        || v.error.is_some()
+}
+
+/// A record the rules contradict: a result tag that disagrees with the automatic end, or moves
+/// recorded after it (void). Errors (an illegal move, a bad FEN tag) are counted apart.
+pub fn contradicts_rules(record: &GameRecord) -> bool {
+    !result_consistent(record) || record.verdict.void_moves() > 0
+}
+
+/// The counts for the closing line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub games: usize,
+    pub with_findings: usize,
+    pub contradicting_rules: usize,
+    pub with_errors: usize,
+}
+
+impl Summary {
+    /// Counts one game.
+    pub fn add(&mut self, record: &GameRecord) {
+        self.games += 1;
+        self.with_findings += usize::from(has_findings(record));
+        self.contradicting_rules += usize::from(contradicts_rules(record));
+        self.with_errors += usize::from(record.verdict.error.is_some());
+    }
+
+    /// Whether every game was read to its end and agrees with the rules.
+    pub fn clean(&self) -> bool {
+        self.contradicting_rules == 0 && self.with_errors == 0
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "summary: {} games, {} with findings, {} with a result or moves the rules contradict, {} with errors",
+            self.games, self.with_findings, self.contradicting_rules, self.with_errors
+        )
+    }
+}
+
 /// One JSON object for a game (the schema is in the README).
 pub fn json(record: &GameRecord) -> Value {
     let v = &record.verdict;
@@ -48,6 +104,9 @@ pub fn json(record: &GameRecord) -> Value {
             "White": tag("White"),
             "Black": tag("Black"),
             "Event": tag("Event"),
+            "Site": tag("Site"),
+            "Date": tag("Date"),
+            "Round": tag("Round"),
             "Result": tag("Result"),
         },
         "plies": v.plies,
@@ -70,7 +129,7 @@ pub fn json(record: &GameRecord) -> Value {
             "after": v.label(e.ply),
         })),
         "void_moves": v.void_moves(),
-        "result_consistent": v.result_consistent(result_of(record)),
+        "result_consistent": result_consistent(record),
         "error": v.error,
     })
 }
@@ -78,13 +137,30 @@ pub fn json(record: &GameRecord) -> Value {
 /// A report for people.
 pub fn text(record: &GameRecord) -> String {
     let v = &record.verdict;
+    let known = |name: &str| {
+        record
+            .tag(name)
+            .filter(|t| !t.is_empty() && !t.starts_with('?'))
+    };
+    let mut place: Vec<String> = [known("Event"), known("Site"), known("Date")]
+        .into_iter()
+        .flatten()
+        .map(str::to_owned)
+        .collect();
+    if let Some(round) = known("Round").filter(|r| *r != "-") {
+        place.push(format!("round {round}"));
+    }
+    let place = if place.is_empty() {
+        "?".to_owned()
+    } else {
+        place.join(", ")
+    };
     let mut out = format!(
-        "Game {} of {}: {} - {} ({}), {} plies, result {}\n",
+        "Game {} of {}: {} - {} ({place}), {} plies, result {}\n",
         record.index,
         record.file,
         record.tag("White").unwrap_or("?"),
         record.tag("Black").unwrap_or("?"),
-        record.tag("Event").unwrap_or("?"),
         v.plies,
         result_of(record)
     );
@@ -117,7 +193,7 @@ pub fn text(record: &GameRecord) -> String {
         }
         None => out += "  automatic end: none\n",
     }
-    let consistent = v.result_consistent(result_of(record));
+    let consistent = result_consistent(record);
     out += &format!(
         "  recorded result: {}\n",
         if consistent {

@@ -2,7 +2,8 @@
 //! fifty-move claims (now, or by announcing a move), and the automatic ends (checkmate,
 //! stalemate, fivefold repetition, seventy-five moves, dead position).
 //!
-//! Everything here works on a [`Game`], so the arbiter tool and the engine share one rulebook.
+//! [`ruling`] is the rulebook on one position, given the history before it: the engine's
+//! [`Game`] and the arbiter's streaming judge both ask it, so they cannot disagree.
 
 use std::fmt;
 
@@ -65,6 +66,104 @@ impl Claims {
     }
 }
 
+/// A record of the positions so far, as the rules need it to judge the position now.
+pub trait History {
+    /// How often the position with `key` has occurred so far (the current one included).
+    fn occurrences_of(&self, key: u64) -> usize;
+
+    /// False only when no position has occurred twice yet: then no move can make a position
+    /// occur a third time, and the search for a threefold claim by announcing can be skipped.
+    fn any_repeated(&self) -> bool {
+        true
+    }
+}
+
+/// Which claims [`ruling`] looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ask {
+    pub threefold: bool,
+    pub fifty_moves: bool,
+    /// Every move that claims by announcing (true), or only the first, and none when the claim
+    /// can be made now (false: what an arbiter needs, at a fraction of the cost).
+    pub all_moves: bool,
+}
+
+impl Ask {
+    /// Both rules, every move.
+    pub const ALL: Ask = Ask {
+        threefold: true,
+        fifty_moves: true,
+        all_moves: true,
+    };
+}
+
+/// What the rules say about the position now: the game has ended by itself, or it goes on and
+/// the player to move may claim what [`Claims`] lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ruling {
+    Ended(AutomaticEnd),
+    Open(Claims),
+}
+
+/// The one rulebook on the position now (`pos`, with key `key`, after the positions in
+/// `history`): first whether the game has ended by itself, in the order of precedence of
+/// [`automatic_end_given`]; only a game that goes on allows claims (FIDE 9.2, 9.3), now or by
+/// announcing a move that does not itself end the game. `material_changed` as in
+/// [`automatic_end_given`].
+pub fn ruling(
+    pos: &Chess,
+    key: u64,
+    history: &impl History,
+    material_changed: bool,
+    ask: Ask,
+) -> Ruling {
+    let occurrences = history.occurrences_of(key);
+    if let Some(end) = automatic_end_given(pos, occurrences, material_changed) {
+        return Ruling::Ended(end);
+    }
+    let mut claims = Claims {
+        threefold_now: ask.threefold && occurrences >= 3,
+        fifty_now: ask.fifty_moves && fifty_moves_complete(pos.halfmoves()),
+        ..Claims::default()
+    };
+    let skip_when_now = !ask.all_moves;
+    let mut look_threefold =
+        ask.threefold && history.any_repeated() && !(skip_when_now && claims.threefold_now);
+    // Only a move that is no capture or pawn move can complete the hundred halfmoves.
+    let mut look_fifty = ask.fifty_moves
+        && fifty_moves_complete(pos.halfmoves().saturating_add(1))
+        && !(skip_when_now && claims.fifty_now);
+    if !look_threefold && !look_fifty {
+        return Ruling::Open(claims);
+    }
+    for m in pos.legal_moves() {
+        if !look_threefold && m.is_zeroing() {
+            continue;
+        }
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        let occurrences = history.occurrences_of(key_after(pos, key, m, &after)) + 1;
+        if look_threefold && threefold_by_announcing(&after, occurrences) {
+            claims.threefold_by_moves.push(m);
+            look_threefold = ask.all_moves;
+        }
+        if look_fifty && fifty_by_announcing(&after, occurrences) {
+            claims.fifty_by_moves.push(m);
+            look_fifty = ask.all_moves;
+        }
+        if !look_threefold && !look_fifty {
+            break;
+        }
+    }
+    Ruling::Open(claims)
+}
+
+impl History for Game {
+    fn occurrences_of(&self, key: u64) -> usize {
+        Game::occurrences_of(self, key)
+    }
+}
+
 impl Game {
     /// How often the position after `ply` plies had occurred up to and including that ply.
     pub fn occurrences_at(&self, ply: usize) -> usize {
@@ -86,8 +185,9 @@ impl Game {
         self.keys().iter().filter(|&&k| k == key).count()
     }
 
-    /// What the player to move may claim now. Nothing once the game has ended by itself, and
-    /// no claim by announcing a move that would itself end the game (it ends by that rule).
+    /// What the player to move may claim now (every move that claims by announcing). Nothing
+    /// once the game has ended by itself, and no claim by announcing a move that would itself
+    /// end the game (it ends by that rule).
     ///
     /// ```
     /// use threefold::game::Game;
@@ -110,27 +210,10 @@ impl Game {
     /// assert!(!game.claims().can_claim_fifty_moves());
     /// ```
     pub fn claims(&self) -> Claims {
-        if self.automatic_end().is_some() {
-            return Claims::default();
+        match ruling(self.position(), self.key(), self, true, Ask::ALL) {
+            Ruling::Ended(_) => Claims::default(),
+            Ruling::Open(claims) => claims,
         }
-        let pos = self.position();
-        let mut claims = Claims {
-            threefold_now: self.occurrences() >= 3,
-            fifty_now: pos.halfmoves() >= FIFTY_MOVE_HALFMOVES,
-            ..Claims::default()
-        };
-        for m in pos.legal_moves() {
-            let mut after = pos.clone();
-            after.play_unchecked(m);
-            let occurrences = self.occurrences_of(key_after(pos, self.key(), m, &after)) + 1;
-            if threefold_by_announcing(&after, occurrences) {
-                claims.threefold_by_moves.push(m);
-            }
-            if fifty_by_announcing(&after, occurrences) {
-                claims.fifty_by_moves.push(m);
-            }
-        }
-        claims
     }
 
     /// Whether the current position has ended the game by itself.
@@ -153,10 +236,16 @@ impl Game {
     }
 }
 
+/// Whether a halfmove clock (halfmoves since the last capture or pawn move) completes the
+/// fifty moves of each side that a claim needs (FIDE 9.3). The one place this is decided.
+pub fn fifty_moves_complete(halfmoves: u32) -> bool {
+    halfmoves >= FIFTY_MOVE_HALFMOVES
+}
+
 /// Whether the position a move led to completes the fifty moves without being checkmate
 /// (what a claim by announcing that move needs).
 pub fn completes_fifty_moves(after: &Chess) -> bool {
-    after.halfmoves() >= FIFTY_MOVE_HALFMOVES && !after.is_checkmate()
+    fifty_moves_complete(after.halfmoves()) && !after.is_checkmate()
 }
 
 /// Whether announcing the move that led to `after` (a position that will then have occurred
@@ -169,7 +258,7 @@ pub fn threefold_by_announcing(after: &Chess, occurrences: usize) -> bool {
 /// Whether announcing the move that led to `after` claims a fifty-move draw: it completes the
 /// hundred halfmoves and does not end the game by itself (mate, stalemate, fivefold).
 pub fn fifty_by_announcing(after: &Chess, occurrences: usize) -> bool {
-    after.halfmoves() >= FIFTY_MOVE_HALFMOVES && automatic_end_of(after, occurrences).is_none()
+    fifty_moves_complete(after.halfmoves()) && automatic_end_of(after, occurrences).is_none()
 }
 
 /// The automatic end of `pos`, given how often it has occurred. When several rules hold at

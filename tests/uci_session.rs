@@ -431,3 +431,27 @@ fn info_fields_come_in_stockfish_order_with_wdl_right_after_the_score() {
         }
     }
 }
+
+#[test]
+fn a_long_search_names_the_root_move_it_is_on() {
+    // After 3 s the main thread reports each root move it starts, numbered from 1, as
+    // `info depth D currmove M currmovenumber N` (the spelling of the UCI protocol).
+    let mut e = started();
+    e.send("position startpos");
+    e.send("go movetime 4500");
+    let (lines, _) = e.bestmove(10 * SECOND);
+    let currmoves: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
+    assert!(!currmoves.is_empty(), "{lines:?}");
+    for line in currmoves {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words.len(), 7, "{line}");
+        assert_eq!(
+            [words[0], words[1], words[3], words[5]],
+            ["info", "depth", "currmove", "currmovenumber"],
+            "{line}"
+        );
+        let number: usize = words[6].parse().expect("a number");
+        assert!((1..=20).contains(&number), "{line}");
+        assert_eq!(words[4].len(), 4, "{line}");
+    }
+}

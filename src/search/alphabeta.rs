@@ -9,12 +9,13 @@
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
+use super::Report;
 use super::ordering::{COUNTER_MOVE, Lineage, capture_score, material_gain, pick_next, piece_to};
 use super::params::{
-    DELTA_MARGIN, FUTILITY_MARGIN, FUTILITY_PER_DEPTH, HISTORY_PER_PLY, IIR_DEPTH, LMR_BASE,
-    LMR_DEPTH, LMR_DIVISOR, NULL_MOVE_DEPTH, NULL_MOVE_DEPTH_PER_PLY, NULL_MOVE_EVAL_PER_PLY,
-    NULL_MOVE_EVAL_PLIES, NULL_MOVE_REDUCTION, QS_HASH_MOVE, RAZOR_DEPTH, RAZOR_MARGIN,
-    REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, SEE_CAPTURE_PER_DEPTH,
+    CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_MARGIN, FUTILITY_PER_DEPTH, HISTORY_PER_PLY, IIR_DEPTH,
+    LMR_BASE, LMR_DEPTH, LMR_DIVISOR, NULL_MOVE_DEPTH, NULL_MOVE_DEPTH_PER_PLY,
+    NULL_MOVE_EVAL_PER_PLY, NULL_MOVE_EVAL_PLIES, NULL_MOVE_REDUCTION, QS_HASH_MOVE, RAZOR_DEPTH,
+    RAZOR_MARGIN, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, SEE_CAPTURE_PER_DEPTH,
     SEE_QUIET_PER_DEPTH_SQUARED, SHALLOW_DEPTH, SINGULAR_DEPTH, SINGULAR_ENTRY_DEPTH_SLACK,
     SINGULAR_MARGIN_PER_PLY,
 };
@@ -251,6 +252,8 @@ impl Worker<'_> {
         let mut best_gives_check = false;
         let mut quiets_tried: Vec<Move> = Vec::new();
         let mut index = 0;
+        // Root moves started, for `currmove` reports.
+        let mut root_number = 0;
         while let Some(m) = pick_next(&mut moves, &mut scores, index) {
             let order_score = scores[index];
             if excluded == Some(m) {
@@ -288,6 +291,16 @@ impl Worker<'_> {
             let child_key = key_after(pos, key, m, &child);
             let new_depth = depth - 1 + i32::from(gives_check).max(extension);
             self.path.played[ply] = Some(m);
+            if is_root {
+                root_number += 1;
+                if self.reporter.is_some() && self.budget.started.elapsed() >= CURRMOVE_AFTER {
+                    self.emit(Report::CurrentMove {
+                        depth: depth.max(1) as u32,
+                        mv: m,
+                        number: root_number,
+                    });
+                }
+            }
 
             self.path.keys.push(child_key);
             let nodes_before = self.stats.nodes;

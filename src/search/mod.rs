@@ -82,6 +82,16 @@ pub struct Iteration {
     pub draw: Option<LineEnd>,
 }
 
+/// What a running search tells its caller.
+#[derive(Debug, Clone, Copy)]
+pub enum Report<'a> {
+    /// A finished iteration's line, or a bound after an aspiration window failed.
+    Line(&'a Iteration),
+    /// The main thread starts on root move `mv`, the `number`th of this iteration (from 1):
+    /// sent only once the search has run `CURRMOVE_AFTER` (for `currmove` lines).
+    CurrentMove { depth: u32, mv: Move, number: usize },
+}
+
 /// One searched line: its score (from the side to move's view), its moves, and how it ends in
 /// a draw by rule when it does (the search's one verdict on that, see `line::drawn_end`).
 #[derive(Debug, Clone, Default)]
@@ -173,7 +183,8 @@ impl Searcher {
     }
 
     /// Searches the current position of `game` within `limits`. `report` receives each
-    /// finished iteration. Returns when a limit is reached or `signals.stop` is set.
+    /// finished iteration, and on long searches the bounds of failed aspiration windows and
+    /// the root move being searched. Returns when a limit is reached or `signals.stop` is set.
     ///
     /// With `settings.threads` above one, helper threads search the same position at the same
     /// time with no limit of their own (Lazy SMP); they share only the hash table, which is how
@@ -183,7 +194,7 @@ impl Searcher {
         game: &Game,
         limits: &Limits,
         signals: &Signals,
-        report: &mut dyn FnMut(&Iteration),
+        report: &mut (dyn FnMut(Report) + Send),
     ) -> SearchResult {
         threads::search(self, game, limits, signals, report)
     }

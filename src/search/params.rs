@@ -43,6 +43,9 @@ pub const POLL_INTERVAL: u64 = 1024;
 /// From this long into a search, an aspiration window's failure is reported as an `info` line
 /// with `lowerbound` or `upperbound` (earlier ones would only flood the GUI).
 pub const BOUND_REPORT_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
+/// From this long into a search, the main thread reports each root move it starts on
+/// (`currmove`), as Stockfish does.
+pub const CURRMOVE_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
 /// How often (in nodes) a helper thread publishes its node count and reads the stop flag, and
 /// every thread of a search with helpers and a node limit adds its nodes to their sum: `go
 /// nodes` counts every thread's nodes, and may pass its limit by about this many a thread.

@@ -10,7 +10,7 @@ use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, BOUND_REPORT_AFTER};
 use super::score::{INFINITE, MATE, is_mate};
 use super::tt::{self, TranspositionTable};
 use super::worker::Worker;
-use super::{Iteration, Line, MAX_DEPTH, SearchResult};
+use super::{Iteration, Line, MAX_DEPTH, Report, SearchResult};
 use crate::game::Game;
 
 impl Worker<'_> {
@@ -21,13 +21,12 @@ impl Worker<'_> {
 }
 
 /// The main thread's iterations: each finished one goes into `result` and, its first
-/// `shown_lines` lines, to `report`; `searched_lines` lines are searched (more than shown at
-/// limited strength, which chooses among them).
+/// `shown_lines` lines, to the worker's reporter; `searched_lines` lines are searched (more
+/// than shown at limited strength, which chooses among them).
 pub(super) fn iterative_deepening(
     worker: &mut Worker,
     game: &Game,
     result: &mut SearchResult,
-    report: &mut dyn FnMut(&Iteration),
     shown_lines: usize,
     searched_lines: usize,
 ) {
@@ -39,14 +38,14 @@ pub(super) fn iterative_deepening(
         let previous = result.lines.first().map(|l| l.score);
         worker.root.move_nodes.clear();
         let previous_pv = result.pv.clone();
-        let mut report_bound = |worker: &Worker, score: i32, lower: bool| {
+        let mut report_bound = |worker: &mut Worker, score: i32, lower: bool| {
             // A long search shows where its score is heading, as Stockfish does.
             if shown_lines <= 1 && worker.budget.started.elapsed() >= BOUND_REPORT_AFTER {
                 let pv = match worker.path.pv[0].as_slice() {
                     [] => previous_pv.clone(),
                     pv => pv.to_vec(),
                 };
-                report(&Iteration {
+                let bound = Iteration {
                     depth,
                     seldepth: worker.stats.seldepth.max(depth),
                     multipv: None,
@@ -58,7 +57,8 @@ pub(super) fn iterative_deepening(
                     hashfull: worker.shared.tt.hashfull(),
                     pv,
                     draw: None,
-                });
+                };
+                worker.emit(Report::Line(&bound));
             }
         };
         let lines = best_lines(
@@ -89,7 +89,7 @@ pub(super) fn iterative_deepening(
             worker.root.trend.record(m, best.score);
         }
         for (index, line) in lines.iter().take(shown_lines.max(1)).enumerate() {
-            report(&Iteration {
+            let shown = Iteration {
                 depth,
                 seldepth: worker.stats.seldepth.max(depth),
                 multipv: (shown_lines > 1).then_some(index + 1),
@@ -101,7 +101,8 @@ pub(super) fn iterative_deepening(
                 hashfull: worker.shared.tt.hashfull(),
                 pv: line.pv.clone(),
                 draw: line.draw,
-            });
+            };
+            worker.emit(Report::Line(&shown));
         }
         if worker.should_stop_after_iteration(lines[0].score) {
             break;
@@ -127,7 +128,7 @@ fn best_lines(
     all_moves: &[Move],
     count: usize,
     previous: Option<i32>,
-    on_bound: &mut dyn FnMut(&Worker, i32, bool),
+    on_bound: &mut dyn FnMut(&mut Worker, i32, bool),
 ) -> Vec<Line> {
     let mut lines: Vec<Line> = Vec::new();
     for _ in 0..count {
@@ -167,7 +168,7 @@ pub(super) fn aspiration_search(
     game: &Game,
     depth: u32,
     guess: Option<i32>,
-    on_bound: &mut dyn FnMut(&Worker, i32, bool),
+    on_bound: &mut dyn FnMut(&mut Worker, i32, bool),
 ) -> i32 {
     let mut delta = ASPIRATION_WINDOW;
     let (mut alpha, mut beta) = match guess.filter(|&g| !is_mate(g)) {

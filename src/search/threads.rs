@@ -11,7 +11,9 @@ use super::root::{iterative_deepening, ponder_from_table, root_moves};
 use super::score::INFINITE;
 use super::strength::{CANDIDATE_LINES, Strength};
 use super::worker::Worker;
-use super::{Iteration, Limits, MAX_DEPTH, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals};
+use super::{
+    Iteration, Limits, MAX_DEPTH, Report, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
+};
 use crate::game::Game;
 use crate::rng::Rng;
 
@@ -21,7 +23,7 @@ pub(super) fn search(
     game: &Game,
     limits: &Limits,
     signals: &Signals,
-    report: &mut dyn FnMut(&Iteration),
+    report: &mut (dyn FnMut(Report) + Send),
 ) -> SearchResult {
     searcher.tt.new_search();
     searcher.heuristics.new_search();
@@ -105,6 +107,18 @@ pub(super) fn search(
         // Set on every way out of this block, a panic included, so the scope's join of the
         // helpers can never wait forever.
         let stop_helpers = StopOnDrop(&helper_signals.stop);
+        // Reports count the helpers' nodes too.
+        let mut report_all = |r: Report| match r {
+            Report::Line(it) => {
+                let helper_total: u64 =
+                    helper_nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+                report(Report::Line(&Iteration {
+                    nodes: it.nodes + helper_total,
+                    ..it.clone()
+                }));
+            }
+            other => report(other),
+        };
         let mut worker = Worker::new(
             tt,
             &mut searcher.heuristics,
@@ -118,13 +132,7 @@ pub(super) fn search(
         worker.root.tb = root_tb;
         worker.stats.tbhits = root_probes;
         worker.shared.node_budget = node_budget;
-        let mut report_all = |it: &Iteration| {
-            let helper_total: u64 = helper_nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
-            report(&Iteration {
-                nodes: it.nodes + helper_total,
-                ..it.clone()
-            });
-        };
+        worker.reporter = Some(&mut report_all);
         let searched_lines = match strength {
             Some(_) => settings.multi_pv.max(CANDIDATE_LINES),
             None => settings.multi_pv,
@@ -133,7 +141,6 @@ pub(super) fn search(
             &mut worker,
             game,
             &mut result,
-            &mut report_all,
             settings.multi_pv,
             searched_lines,
         );

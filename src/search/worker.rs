@@ -17,7 +17,7 @@ use super::score::{INFINITE, MAX_PLY, draw_value};
 use super::tablebase::{RootResult, Tables};
 use super::time::{BASE_SOFT_SHARE, SearchTrend, TimeManager};
 use super::tt::TranspositionTable;
-use super::{Settings, Signals};
+use super::{Report, Settings, Signals};
 use crate::game::Game;
 
 /// What every thread of one search shares.
@@ -97,6 +97,8 @@ pub struct Worker<'a> {
     pub heuristics: &'a mut Heuristics,
     /// Contempt and the tablebase probe depth, as the search was started with.
     pub settings: Settings,
+    /// Where the main thread's reports go (None for helpers and tests).
+    pub reporter: Option<&'a mut (dyn FnMut(Report) + Send)>,
 }
 
 impl<'a> Worker<'a> {
@@ -143,6 +145,7 @@ impl<'a> Worker<'a> {
             stats: Stats::default(),
             heuristics,
             settings,
+            reporter: None,
         }
     }
 }
@@ -151,6 +154,13 @@ impl Worker<'_> {
     /// The value of a draw for the side to move at `ply` (contempt: the root side pays it).
     pub fn draw_score(&self, ply: usize) -> i32 {
         draw_value(self.settings.contempt, ply)
+    }
+
+    /// Sends `report` to the caller of the search (the main thread only has one).
+    pub fn emit(&mut self, report: Report) {
+        if let Some(reporter) = self.reporter.as_mut() {
+            reporter(report);
+        }
     }
 
     /// True while pondering and the opponent has not yet played the predicted move.

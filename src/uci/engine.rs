@@ -14,7 +14,7 @@ use super::debug;
 use super::options::{Change, Effect, Options, announce, parse_change};
 use super::output::{error, info_string, send};
 use super::reader::Input;
-use super::report::{bestmove_line, info_line};
+use super::report::{bestmove_line, currmove_line, info_line};
 use super::wdl;
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::datagen::openings::GenfensArgs;
@@ -24,7 +24,7 @@ use crate::search::line::LineEnd;
 use crate::search::tablebase::Tables;
 use crate::search::time::TimeManager;
 use crate::search::{
-    Clock, Limits, MAX_DEPTH, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
+    Clock, Limits, MAX_DEPTH, Report, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
 };
 
 /// A search running on its own thread; it hands the searcher back when it ends.
@@ -571,15 +571,18 @@ fn search_and_answer(
 ) {
     let mode = game.castling_mode();
     let material = wdl::material(game.position());
-    let result = searcher.search(game, limits, signals, &mut |it| {
-        let chances = show_wdl.then(|| {
-            if it.draw.is_some() {
-                wdl::PROVEN_DRAW
-            } else {
-                wdl::expected(it.score, material)
-            }
-        });
-        send(&info_line(it, mode, chances))
+    let result = searcher.search(game, limits, signals, &mut |report| match report {
+        Report::Line(it) => {
+            let chances = show_wdl.then(|| {
+                if it.draw.is_some() {
+                    wdl::PROVEN_DRAW
+                } else {
+                    wdl::expected(it.score, material)
+                }
+            });
+            send(&info_line(it, mode, chances))
+        }
+        Report::CurrentMove { depth, mv, number } => send(&currmove_line(depth, mv, number, mode)),
     });
     if result.best.is_none() {
         let score = if game.position().is_check() {

@@ -72,6 +72,16 @@ pub fn info_line(it: &Iteration, mode: CastlingMode, wdl: Option<[u32; 3]>) -> S
     UciMessage::Info(attributes).serialize()
 }
 
+/// The `info depth D currmove M currmovenumber N` line: the root move the search is on, the
+/// `number`th of its iteration (Arena and Cute Chess show it). Written by hand: vampirc-uci
+/// spells the last field `currmovenum`, which is not the protocol's name.
+pub fn currmove_line(depth: u32, mv: Move, number: usize, mode: CastlingMode) -> String {
+    format!(
+        "info depth {depth} currmove {} currmovenumber {number}",
+        uci_text(mv, mode)
+    )
+}
+
 /// The `bestmove` line; `bestmove 0000` when there is no legal move.
 pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) -> String {
     match best.and_then(|m| to_vampirc(m, mode)) {

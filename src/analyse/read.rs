@@ -5,10 +5,9 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
-use crate::arbiter::pgn::is_chess960_variant;
-use crate::game::parse_fen_noting;
+use crate::arbiter::pgn::GameTags;
 
 /// One game as read from its file.
 #[derive(Debug, Clone)]
@@ -37,13 +36,6 @@ impl GameInput {
     }
 }
 
-#[derive(Default)]
-struct Tags {
-    tags: Vec<(String, String)>,
-    fen: Option<String>,
-    chess960: bool,
-}
-
 struct Movetext {
     game: GameInput,
     pos: Chess,
@@ -56,40 +48,27 @@ struct GameVisitor {
 }
 
 impl Visitor for GameVisitor {
-    type Tags = Tags;
+    type Tags = GameTags;
     type Movetext = Movetext;
     type Output = GameInput;
 
-    fn begin_tags(&mut self) -> ControlFlow<GameInput, Tags> {
-        ControlFlow::Continue(Tags::default())
+    fn begin_tags(&mut self) -> ControlFlow<GameInput, GameTags> {
+        ControlFlow::Continue(GameTags::default())
     }
 
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<GameInput> {
-        let name = String::from_utf8_lossy(name).into_owned();
-        let value = value.decode_utf8_lossy().into_owned();
-        match name.as_str() {
-            "FEN" => tags.fen = Some(value.clone()),
-            "Variant" => tags.chess960 |= is_chess960_variant(&value),
-            _ => {}
-        }
-        tags.tags.push((name, value));
+    fn tag(
+        &mut self,
+        tags: &mut GameTags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<GameInput> {
+        tags.push(name, value);
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<GameInput, Movetext> {
+    fn begin_movetext(&mut self, tags: GameTags) -> ControlFlow<GameInput, Movetext> {
         self.games += 1;
-        let mode = if tags.chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        };
-        let (start, error) = match &tags.fen {
-            None => (Chess::default(), None),
-            Some(text) => match parse_fen_noting(text, mode) {
-                Ok(parsed) => (parsed.position, None),
-                Err(e) => (Chess::default(), Some(format!("bad FEN tag '{text}': {e}"))),
-            },
-        };
+        let (_, start, error) = tags.start();
         let stopped = error.is_some();
         ControlFlow::Continue(Movetext {
             game: GameInput {

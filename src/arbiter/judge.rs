@@ -179,15 +179,7 @@ impl Judge {
 
     /// Plays a legal move; `san` is its text for the report.
     pub fn play(&mut self, m: Move, san: &str) {
-        let number = self.pos.fullmoves().get();
-        let dots = if self.pos.turn() == Color::White {
-            "."
-        } else {
-            "..."
-        };
-        self.verdict
-            .move_labels
-            .push(format!("{number}{dots}{san}"));
+        self.label_next(san);
         let mut after = self.pos.clone();
         after.play_unchecked(m);
         self.key = key_after(&self.pos, self.key, m, &after);
@@ -207,6 +199,13 @@ impl Judge {
     /// Records a move written after checkmate or stalemate: it cannot be played and is void,
     /// but it was recorded (it counts in the plies, after the automatic end).
     pub fn play_void(&mut self, san: &str) {
+        self.label_next(san);
+        self.ply += 1;
+    }
+
+    /// Labels the next recorded move `san` with its number (`12.` or `12...`), counting the
+    /// void moves already written after the last position (none before the game ended).
+    fn label_next(&mut self, san: &str) {
         let stuck = self.ply - self.played;
         let halfmoves = usize::from(self.pos.turn() == Color::Black) + stuck;
         let number = self.pos.fullmoves().get() as usize + halfmoves / 2;
@@ -218,7 +217,6 @@ impl Judge {
         self.verdict
             .move_labels
             .push(format!("{number}{dots}{san}"));
-        self.ply += 1;
     }
 
     /// Records that the game stopped on a move that could not be read or played.

@@ -30,11 +30,50 @@ impl GameRecord {
     }
 }
 
-#[derive(Default)]
-struct Tags {
-    tags: Vec<(String, String)>,
+/// A game's tags as read, in the file's order, with what its start position needs (the `FEN`
+/// tag, a Chess960 `Variant`); shared by the arbiter and `threefold analyse`.
+#[derive(Debug, Default)]
+pub struct GameTags {
+    pub tags: Vec<(String, String)>,
     fen: Option<String>,
     chess960: bool,
+}
+
+impl GameTags {
+    /// Records one tag.
+    pub fn push(&mut self, name: &[u8], value: RawTag<'_>) {
+        let name = String::from_utf8_lossy(name).into_owned();
+        let value = value.decode_utf8_lossy().into_owned();
+        match name.as_str() {
+            "FEN" => self.fen = Some(value.clone()),
+            "Variant" => self.chess960 |= is_chess960_variant(&value),
+            _ => {}
+        }
+        self.tags.push((name, value));
+    }
+
+    /// The castling mode and the start position the tags give, with an error for a bad `FEN`
+    /// tag (the standard start then stands in). The FEN is read as the engine reads it:
+    /// impossible castling rights and en passant squares are dropped, as the programs that
+    /// write such tags expect.
+    pub fn start(&self) -> (CastlingMode, Chess, Option<String>) {
+        let mode = if self.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        match &self.fen {
+            None => (mode, Chess::default(), None),
+            Some(text) => match parse_fen_noting(text, mode) {
+                Ok(parsed) => (mode, parsed.position, None),
+                Err(e) => (
+                    mode,
+                    Chess::default(),
+                    Some(format!("bad FEN tag '{text}': {e}")),
+                ),
+            },
+        }
+    }
 }
 
 struct Movetext {
@@ -53,47 +92,27 @@ struct ArbiterVisitor {
 }
 
 impl Visitor for ArbiterVisitor {
-    type Tags = Tags;
+    type Tags = GameTags;
     type Movetext = Movetext;
     /// None for a stretch of text with no tags, no moves and no result: not a PGN game.
     type Output = Option<GameRecord>;
 
-    fn begin_tags(&mut self) -> ControlFlow<Option<GameRecord>, Tags> {
-        ControlFlow::Continue(Tags::default())
+    fn begin_tags(&mut self) -> ControlFlow<Option<GameRecord>, GameTags> {
+        ControlFlow::Continue(GameTags::default())
     }
 
     fn tag(
         &mut self,
-        tags: &mut Tags,
+        tags: &mut GameTags,
         name: &[u8],
         value: RawTag<'_>,
     ) -> ControlFlow<Option<GameRecord>> {
-        let name = String::from_utf8_lossy(name).into_owned();
-        let value = value.decode_utf8_lossy().into_owned();
-        match name.as_str() {
-            "FEN" => tags.fen = Some(value.clone()),
-            "Variant" => tags.chess960 |= is_chess960_variant(&value),
-            _ => {}
-        }
-        tags.tags.push((name, value));
+        tags.push(name, value);
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Option<GameRecord>, Movetext> {
-        let mode = if tags.chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        };
-        // The same FEN reading as the engine's: impossible castling rights and en passant
-        // squares are dropped, as the programs that write such tags expect.
-        let (start, error) = match &tags.fen {
-            None => (Chess::default(), None),
-            Some(text) => match parse_fen_noting(text, mode) {
-                Ok(parsed) => (parsed.position, None),
-                Err(e) => (Chess::default(), Some(format!("bad FEN tag '{text}': {e}"))),
-            },
-        };
+    fn begin_movetext(&mut self, tags: GameTags) -> ControlFlow<Option<GameRecord>, Movetext> {
+        let (mode, start, error) = tags.start();
         let mut judge = Judge::new(start, mode);
         let stopped = error.is_some();
         if let Some(e) = error {

@@ -1,7 +1,9 @@
 //! The fixed-depth benchmark: a deterministic node count (OpenBench's signature) and speed.
 
+use std::sync::Arc;
 use std::time::Instant;
 
+use crate::eval::nnue::Network;
 use crate::game::{Game, parse_fen};
 use crate::search::{Limits, Searcher, Signals};
 
@@ -68,8 +70,9 @@ pub struct BenchResult {
 
 /// Searches every bench position to `depth` with a fresh 16 MiB table; prints one line per
 /// position through `line`.
-pub fn run(depth: u32, line: &mut dyn FnMut(String)) -> BenchResult {
+pub fn run(depth: u32, network: Option<Arc<Network>>, line: &mut dyn FnMut(String)) -> BenchResult {
     let mut searcher = Searcher::new(16);
+    searcher.network = network;
     let signals = Signals::default();
     let limits = Limits {
         depth: Some(depth),

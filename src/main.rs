@@ -10,6 +10,7 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
+use threefold::eval::nnue::default_network;
 use threefold::uci::output::send;
 use threefold::{arbiter, bench, datagen, game, perft, train, tune, uci};
 
@@ -144,7 +145,7 @@ fn usage_result(name: &str, result: Result<(), String>) -> ExitCode {
 }
 
 fn run_bench(depth: u32) -> ExitCode {
-    let result = bench::run(depth, &mut |line| send(&line));
+    let result = bench::run(depth, default_network(), &mut |line| send(&line));
     send(&format!("{} nodes {} nps", result.nodes, result.nps));
     ExitCode::SUCCESS
 }

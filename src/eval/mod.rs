@@ -3,7 +3,7 @@
 //! endgames that are hard to win.
 //!
 //! Each concern has its own file; `weights.rs` holds every number. `nnue/` is the neural
-//! network evaluation (inference only; not used by the search yet).
+//! network evaluation (inference; the search keeps its accumulators in `search::evaluation`).
 
 mod king;
 pub mod nnue;

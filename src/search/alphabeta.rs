@@ -24,7 +24,6 @@ use super::see;
 use super::tablebase::{Outcome, TB_WIN};
 use super::tt::{Bound, Entry, Scope, pack_move};
 use super::worker::Worker;
-use crate::eval::evaluate;
 use crate::game::rules::FIFTY_MOVE_HALFMOVES;
 use crate::game::{is_dead_by_material, key_after, position_key};
 
@@ -127,7 +126,7 @@ impl Worker<'_> {
                 return score;
             }
             if ply >= MAX_PLY - 1 {
-                return evaluate(pos);
+                return self.eval.evaluate(pos, ply);
             }
             // Mate distance pruning: no line from here can beat a mate found nearer the root.
             alpha = alpha.max(mated_in(ply));
@@ -186,7 +185,7 @@ impl Worker<'_> {
             _ if in_check => -INFINITE,
             // The table keeps the evaluation: the same position evaluates the same.
             Some(e) => e.eval,
-            None => evaluate(pos),
+            None => self.eval.evaluate(pos, ply),
         };
         self.path.evals[ply] = static_eval;
         let improving = self.improving(ply, static_eval);
@@ -302,6 +301,7 @@ impl Worker<'_> {
                 }
             }
 
+            self.eval.moved(ply, pos, m);
             self.path.keys.push(child_key);
             let nodes_before = self.stats.nodes;
             let score = if index == 0 {
@@ -526,6 +526,7 @@ impl Worker<'_> {
             + depth / NULL_MOVE_DEPTH_PER_PLY
             + ((static_eval - beta) / NULL_MOVE_EVAL_PER_PLY).min(NULL_MOVE_EVAL_PLIES);
         self.path.played[ply] = None;
+        self.eval.passed(ply);
         let floor = self.path.keys.push_null(key);
         let score = -self.negamax(
             &passed,
@@ -555,7 +556,7 @@ impl Worker<'_> {
             return self.draw_score(ply);
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.eval.evaluate(pos, ply);
         }
         let pv_node = beta - alpha > 1;
         let entry = self.shared.tt.probe(key);
@@ -568,7 +569,10 @@ impl Worker<'_> {
         let mut best = -INFINITE;
         let mut stand_pat = -INFINITE;
         if !in_check {
-            stand_pat = entry.map_or_else(|| evaluate(pos), |e| e.eval);
+            stand_pat = match entry {
+                Some(e) => e.eval,
+                None => self.eval.evaluate(pos, ply),
+            };
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -602,6 +606,7 @@ impl Worker<'_> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
+            self.eval.moved(ply, pos, m);
             let score = -self.quiescence(&child, child_key, -beta, -alpha, ply + 1);
             if self.budget.stopped {
                 return 0;

@@ -14,6 +14,8 @@
 //! - `repetition.rs`: repetition draws along the game and the search path; `cuckoo.rs`: the
 //!   table that finds a move repeating a position before it is played;
 //! - `line.rs`: how a principal variation ends in a draw by rule;
+//! - `evaluation.rs`: the static evaluation of each node (hand-written, or the network
+//!   from accumulators kept ply by ply);
 //! - `ordering.rs`: move ordering (hash move, MVV-LVA, killers, history);
 //! - `see.rs`: static exchange evaluation, to order captures and skip losing ones;
 //! - `strength.rs`: limited strength (`UCI_LimitStrength`, `UCI_Elo`);
@@ -23,6 +25,7 @@
 
 mod alphabeta;
 mod cuckoo;
+pub mod evaluation;
 pub mod limits;
 pub mod line;
 pub mod ordering;
@@ -44,6 +47,7 @@ use std::time::Duration;
 
 use shakmaty::Move;
 
+use crate::eval::nnue::{Network, default_network};
 use crate::game::Game;
 pub use limits::{Clock, Limits};
 use line::LineEnd;
@@ -161,6 +165,9 @@ pub struct Searcher {
     pub settings: Settings,
     /// Syzygy tables, when `SyzygyPath` names some.
     pub tables: Option<Arc<Tables>>,
+    /// The network that evaluates (`UseNNUE`, `EvalFile`); None for the hand-written
+    /// evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Searcher {
@@ -172,6 +179,7 @@ impl Searcher {
             helper_heuristics: Vec::new(),
             settings: Settings::default(),
             tables: None,
+            network: default_network(),
         }
     }
 

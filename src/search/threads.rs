@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 
+use super::evaluation::EvalStack;
 use super::ordering::Heuristics;
 use super::root::{iterative_deepening, ponder_from_table, root_moves};
 use super::score::INFINITE;
@@ -59,6 +60,7 @@ pub(super) fn search(
         return SearchResult::default();
     };
     let tt = &searcher.tt;
+    let network = searcher.network.as_deref();
     let settings = searcher.settings;
     let helper_signals = Signals::default();
     let helper_limits = Limits {
@@ -91,6 +93,7 @@ pub(super) fn search(
                 root_moves.clone(),
             );
             helper.shared.tables = tables;
+            helper.eval = EvalStack::new(network, &root);
             helper.shared.node_budget = node_budget;
             let published = &helper_nodes[id];
             let spawned = thread::Builder::new()
@@ -129,6 +132,7 @@ pub(super) fn search(
             root_moves,
         );
         worker.shared.tables = tables;
+        worker.eval = EvalStack::new(network, &root);
         worker.root.tb = root_tb;
         worker.stats.tbhits = root_probes;
         worker.shared.node_budget = node_budget;

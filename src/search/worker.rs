@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use shakmaty::Move;
 
+use super::evaluation::EvalStack;
 use super::limits::Limits;
 use super::ordering::Heuristics;
 use super::params::{NODE_COUNT_INTERVAL, POLL_INTERVAL};
@@ -93,6 +94,8 @@ pub struct Worker<'a> {
     pub path: Path,
     pub root: Root,
     pub stats: Stats,
+    /// The static evaluation, with the network's accumulators along the current line.
+    pub eval: EvalStack<'a>,
     /// The move-ordering tables (killers, histories) of this thread.
     pub heuristics: &'a mut Heuristics,
     /// Contempt and the tablebase probe depth, as the search was started with.
@@ -143,6 +146,7 @@ impl<'a> Worker<'a> {
                 trend: SearchTrend::default(),
             },
             stats: Stats::default(),
+            eval: EvalStack::classical(),
             heuristics,
             settings,
             reporter: None,

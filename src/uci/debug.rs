@@ -1,11 +1,13 @@
 //! Debug commands outside the UCI standard: `perft N` (move generator counts), `d` (the board
-//! and its game record) and `eval` (the static evaluation term by term).
+//! and its game record) and `eval` (the hand-written evaluation term by term, and the network's
+//! score).
 
 use std::time::Instant;
 
 use shakmaty::{Color, EnPassantMode, Position, fen::Fen};
 
 use super::output::send;
+use crate::eval::nnue::{self, Network};
 use crate::game::{Game, uci_text};
 
 /// `perft N`: the move counts below each legal move, their total and the speed.
@@ -63,8 +65,9 @@ pub fn display(game: &Game) {
     send(&format!("Moves played: {}", game.moves().len()));
 }
 
-/// `eval`: the static evaluation, term by term.
-pub fn show_eval(game: &Game) {
+/// `eval`: the static evaluation, term by term, and the network's score (`network`, the one
+/// the search evaluates with, or the built-in one when the hand-written evaluation is in use).
+pub fn show_eval(game: &Game, network: Option<&Network>) {
     let b = crate::eval::breakdown(game.position());
     send(&format!(
         "Evaluation from White's point of view (phase {}/{}):",
@@ -84,4 +87,27 @@ pub fn show_eval(game: &Game) {
     }
     send(&format!("Endgame scale: {}/128", b.scale));
     send(&format!("Total: {} cp", b.total()));
+    let pos = game.position();
+    let white = |mover: i32| if pos.turn().is_white() { mover } else { -mover };
+    let (net, which) = match network {
+        Some(net) => (net, "in use"),
+        None => (Network::embedded(), "built in, not in use: UseNNUE is off"),
+    };
+    send(&format!(
+        "NNUE ({} hidden, {which}): {} cp from White's point of view",
+        net.hidden(),
+        white(nnue::evaluate_position(net, pos))
+    ));
+    send(&format!(
+        "Search evaluation ({}): {} cp for the side to move",
+        if network.is_some() {
+            "NNUE"
+        } else {
+            "hand-written"
+        },
+        match network {
+            Some(net) => nnue::evaluate_position(net, pos),
+            None => crate::eval::evaluate(pos),
+        }
+    ));
 }

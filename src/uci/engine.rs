@@ -18,6 +18,7 @@ use super::report::{bestmove_line, currmove_line, info_line};
 use super::wdl;
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::datagen::openings::GenfensArgs;
+use crate::eval::nnue::{EMBEDDED_FILE, Network};
 use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen_noting, parse_uci_move, start_position, uci_text};
 use crate::search::line::LineEnd;
@@ -146,8 +147,13 @@ impl Engine {
                 }
             }
             Command::Eval => {
+                // The searcher's network; while a search holds it, the options' choice.
+                let network = match self.searcher.as_ref() {
+                    Some(searcher) => searcher.network.clone(),
+                    None => chosen_network(&self.options).ok().flatten(),
+                };
                 if let Some(game) = self.current_game() {
-                    debug::show_eval(game);
+                    debug::show_eval(game, network.as_deref());
                 }
             }
             Command::Bench(depth) => self.bench(depth),
@@ -259,6 +265,23 @@ impl Engine {
                     false
                 }
             },
+            Effect::ChooseEvaluation => {
+                let mut next = self.options.clone();
+                change.apply(&mut next);
+                match chosen_network(&next) {
+                    Ok(network) => {
+                        info_string(&describe_evaluation(&next, network.as_deref()));
+                        searcher.network = network;
+                        // The table's static evaluations are the other evaluation's.
+                        searcher.tt.clear();
+                        true
+                    }
+                    Err(e) => {
+                        error(&format!("{e}; keeping the previous evaluation"));
+                        false
+                    }
+                }
+            }
             Effect::Setting => true,
         };
         if done {
@@ -415,8 +438,10 @@ impl Engine {
                     send(&bestmove_line(fallback, None, game.castling_mode()));
                     let hash_mib = searcher.tt.size_mib().max(1);
                     let tables = searcher.tables.take();
+                    let network = searcher.network.take();
                     searcher = Searcher::new(hash_mib);
                     searcher.tables = tables;
+                    searcher.network = network;
                 }
                 searcher
             });
@@ -474,11 +499,36 @@ impl Engine {
     }
 
     fn bench(&mut self, depth: Option<u32>) {
-        self.wait_for_search();
-        let result = crate::bench::run(depth.unwrap_or(crate::bench::BENCH_DEPTH), &mut |l| {
-            send(&format!("info string {l}"))
-        });
+        // The evaluation chosen by the options (the hash table is the bench's own).
+        let network = self.idle_searcher().network.clone();
+        let depth = depth.unwrap_or(crate::bench::BENCH_DEPTH);
+        let result = crate::bench::run(depth, network, &mut |l| send(&format!("info string {l}")));
         send(&format!("{} nodes {} nps", result.nodes, result.nps));
+    }
+}
+
+/// The network that `options` ask to evaluate with (None: the hand-written evaluation). A
+/// named `EvalFile` is read and checked even while `UseNNUE` is off, so a bad file is reported
+/// when it is named.
+fn chosen_network(options: &Options) -> Result<Option<Arc<Network>>, String> {
+    let file = match options.eval_file.as_str() {
+        "" => None,
+        path => Some(Network::load(std::path::Path::new(path))?),
+    };
+    Ok(options
+        .use_nnue
+        .then(|| Arc::new(file.unwrap_or_else(|| Network::embedded().clone()))))
+}
+
+/// The `info string` that says which evaluation the engine now uses.
+fn describe_evaluation(options: &Options, network: Option<&Network>) -> String {
+    let file = match options.eval_file.as_str() {
+        "" => format!("the built-in network ({EMBEDDED_FILE})"),
+        path => format!("'{path}'"),
+    };
+    match network {
+        Some(net) => format!("evaluation: NNUE, {file}, {} hidden neurons", net.hidden()),
+        None => format!("evaluation: hand-written (UseNNUE is off; the network would be {file})"),
     }
 }
 

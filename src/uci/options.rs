@@ -10,6 +10,7 @@
 use shakmaty::CastlingMode;
 use vampirc_uci::UciOptionConfig;
 
+use crate::eval::nnue::USE_NNUE_BY_DEFAULT;
 use crate::search::Settings;
 use crate::search::strength::{self, Strength};
 
@@ -38,6 +39,10 @@ pub struct Options {
     pub limit_strength: bool,
     /// The strength `UCI_LimitStrength` plays at.
     pub elo: u32,
+    /// Evaluate with the network (`EvalFile`) rather than the hand-written evaluation.
+    pub use_nnue: bool,
+    /// The network file to evaluate with (empty: the one built into the binary).
+    pub eval_file: String,
 }
 
 impl Options {
@@ -91,6 +96,8 @@ impl Default for Options {
             syzygy_probe_depth: search.syzygy_probe_depth,
             limit_strength: search.strength.is_some(),
             elo: search.strength.map_or(strength::MIN_ELO, Strength::elo),
+            use_nnue: USE_NNUE_BY_DEFAULT,
+            eval_file: String::new(),
         }
     }
 }
@@ -135,6 +142,9 @@ pub enum Effect {
     ClearHash,
     /// Loads the Syzygy tables (when no search runs).
     LoadTables,
+    /// Chooses the evaluation, loading the network if it is one, and clears the hash table
+    /// (which holds the other evaluation's scores); when no search runs.
+    ChooseEvaluation,
 }
 
 /// One UCI option: its name, its kind, and what changing it does.
@@ -147,7 +157,7 @@ pub struct Descriptor {
 }
 
 /// Every option, in the order `uci` announces them.
-pub static OPTIONS: [Descriptor; 14] = [
+pub static OPTIONS: [Descriptor; 16] = [
     Descriptor {
         name: "Hash",
         kind: Kind::Spin {
@@ -290,6 +300,24 @@ pub static OPTIONS: [Descriptor; 14] = [
             set: |o, v| o.elo = v as u32,
         },
         effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "UseNNUE",
+        kind: Kind::Check {
+            get: |o| o.use_nnue,
+            set: |o, v| o.use_nnue = v,
+        },
+        effect: Effect::ChooseEvaluation,
+        remark: None,
+    },
+    Descriptor {
+        name: "EvalFile",
+        kind: Kind::Text {
+            get: |o| &o.eval_file,
+            set: |o, v| o.eval_file = v,
+        },
+        effect: Effect::ChooseEvaluation,
         remark: None,
     },
 ];

@@ -6,11 +6,13 @@
 //! - `features.rs`: the 768 inputs of each perspective, and the [`Changes`] a move makes;
 //! - `accumulator.rs`: [`Accumulator`], refreshed from a position or updated from its parent;
 //! - `forward.rs`: SCReLU, the output layer and the centipawn scale ([`evaluate`]);
-//! - `simd.rs`: the i16/i32 kernels, auto-vectorised, with an AVX2 copy chosen at run time.
+//! - `simd.rs`: the i16/i32 kernels, auto-vectorised, with an AVX2 copy chosen at run time;
+//! - `embedded.rs`: the network built into the binary, and whether it is used by default.
 //!
 //! # Use from a search (make/unmake)
 //!
-//! The network is not wired into the search yet. The intended use, with `net: &Network`:
+//! `search::evaluation` keeps the accumulators of a search, lazily. The pattern, with
+//! `net: &Network`:
 //!
 //! ```text
 //! stack: Vec<Accumulator>       one per ply, each Accumulator::new(net), made once per search
@@ -29,12 +31,14 @@
 //! node counts do not depend on which is used.
 
 mod accumulator;
+mod embedded;
 mod features;
 mod forward;
 mod network;
 pub mod simd;
 
 pub use accumulator::Accumulator;
+pub use embedded::{EMBEDDED_FILE, USE_NNUE_BY_DEFAULT, default_network};
 pub use features::{Changes, INPUTS, index, other_perspective, pieces};
 pub use forward::{MAX_EVAL, evaluate, evaluate_position};
 pub use network::{

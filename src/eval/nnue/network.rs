@@ -210,6 +210,13 @@ impl Network {
         })
     }
 
+    /// Reads and validates a network file; the error names the file and what is wrong.
+    pub fn load(path: &std::path::Path) -> Result<Network, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("'{}': {e}", path.display()))
+    }
+
     /// A network from its numbers, validated like a file.
     pub fn from_parts(parts: NetworkParts) -> Result<Network, NetworkError> {
         let to_u32 = |v: i32| u32::try_from(v).unwrap_or(0);

@@ -1,0 +1,44 @@
+//! The network built into the binary, and whether the engine evaluates with a network when
+//! no option says otherwise.
+//!
+//! The file is `nnue/` in the repository (named in [`EMBEDDED_FILE`]), read at compile time;
+//! the `EvalFile` option loads another at run time.
+//!
+//! ```
+//! use threefold::eval::nnue::Network;
+//! // The embedded network is a valid one (its validation is the loader's).
+//! assert!(Network::embedded().hidden() >= 16);
+//! ```
+
+use std::sync::{Arc, OnceLock};
+
+use super::network::Network;
+
+/// The embedded network's file, relative to the repository root (for messages and `eval`).
+pub const EMBEDDED_FILE: &str = "nnue/net0-h64.nnue";
+
+/// The embedded network's bytes.
+static EMBEDDED_BYTES: &[u8] =
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net0-h64.nnue"));
+
+/// Whether the engine evaluates with a network by default (`UseNNUE`'s default). False while
+/// no network has beaten the hand-written evaluation in a match (see `nnue/NETS.md`).
+pub const USE_NNUE_BY_DEFAULT: bool = false;
+
+impl Network {
+    /// The network built into the binary, read once.
+    pub fn embedded() -> &'static Network {
+        static NETWORK: OnceLock<Network> = OnceLock::new();
+        NETWORK.get_or_init(|| {
+            // The bytes are fixed at compile time and a test loads them: this cannot fail in
+            // a binary whose tests passed.
+            Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid")
+        })
+    }
+}
+
+/// The network the engine evaluates with when no option says otherwise: the embedded one if
+/// [`USE_NNUE_BY_DEFAULT`], else none (the hand-written evaluation).
+pub fn default_network() -> Option<Arc<Network>> {
+    USE_NNUE_BY_DEFAULT.then(|| Arc::new(Network::embedded().clone()))
+}

@@ -1,5 +1,5 @@
 //! NNUE data generation (issue 24, part 1): OpenBench's `genfens` through the binary, a short
-//! `datagen` run read back, resuming after a cut file, and the PGN converter.
+//! `datagen` run read back, resuming after a cut file, the PGN converter, and self-play with a network.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,6 +12,7 @@ use threefold::datagen::openings::OpeningRules;
 use threefold::datagen::pgn;
 use threefold::datagen::run::{self, Options, file_name};
 use threefold::datagen::stats;
+use threefold::eval::nnue::Network;
 use threefold::game::parse_fen;
 use threefold::search::Searcher;
 
@@ -120,6 +121,8 @@ fn options(out: &Path, games: u64) -> Options {
         },
         adjudication: datagen_adjudication(true),
         report_every: Duration::from_secs(60),
+        network: None,
+        evaluation: "hand-written eval".to_string(),
     }
 }
 
@@ -295,4 +298,42 @@ fn the_converter_command_writes_a_new_file_only() {
     assert!(lines[7].ends_with("| d7d5 | 10 | 0.5"), "{}", lines[7]);
     let (code, _, stderr) = threefold(&["datagen", "--from-pgn", &input, "--out", &output]);
     assert_eq!(code, 2, "{stderr}");
+}
+
+#[test]
+fn self_play_with_a_network_scores_by_the_network() {
+    // The first game of thread 0 with the hand-written evaluation and with the built-in net:
+    // the same opening rules and seed, but the scores (and so the games) are the evaluation's.
+    let first_game = |network: Option<std::sync::Arc<Network>>, name: &str| {
+        let dir = scratch(name);
+        let mut opts = options(&dir, 1);
+        opts.threads = 1;
+        opts.network = network;
+        run::run(&opts).expect("datagen runs");
+        records(&dir.join(file_name(11, 0)))
+            .into_iter()
+            .next()
+            .expect("a game")
+    };
+    let hand_written = first_game(None, "eval-hce");
+    let net = first_game(
+        Some(std::sync::Arc::new(Network::embedded().clone())),
+        "eval-net",
+    );
+    let scores = |g: &GameRecord| g.moves.iter().map(|&(_, s)| s).collect::<Vec<_>>();
+    assert_ne!(scores(&hand_written), scores(&net));
+    // The command line: a file that is not a network is refused before any game.
+    let dir = scratch("eval-bad");
+    let out = dir.join("data");
+    let (code, _, err) = threefold(&[
+        "datagen",
+        "--out",
+        out.to_str().expect("utf-8"),
+        "--eval-file",
+        "Cargo.toml",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a Threefold network"), "{err}");
 }

@@ -13,12 +13,14 @@
 //! output.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::openings::OpeningRules;
 use super::run::{Options, manifest_line};
 use super::selfplay::Adjudication;
 use super::{pgn, stats};
+use crate::eval::nnue::{EMBEDDED_FILE, Network, default_network};
 use crate::tune::generate::read_openings;
 
 /// The options of `threefold datagen`: self-play into `--out DIR` (the default mode), or one
@@ -87,6 +89,10 @@ pub struct SelfPlay {
     /// Adjudicate long quiet games as draws (after ply 80, within ±10 cp for 12 plies)
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
     pub draw_adjudication: String,
+    /// Self-play evaluates with this network file [default: the engine's default evaluation,
+    /// today the hand-written one]
+    #[arg(long, value_name = "FILE.nnue")]
+    pub eval_file: Option<PathBuf>,
     /// Seconds between progress lines on stderr
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub report_secs: u64,
@@ -160,6 +166,20 @@ fn generate(args: &SelfPlay, out: &Path) -> Result<(), String> {
         None => cores,
         Some(n) => usize::try_from(n).map_err(|_| format!("--threads {n} is too large"))?,
     };
+    let (network, evaluation) = match &args.eval_file {
+        Some(path) => (
+            Some(Arc::new(Network::load(path)?)),
+            format!("net {}", path.display()),
+        ),
+        None => {
+            let network = default_network();
+            let name = match network {
+                Some(_) => format!("net {EMBEDDED_FILE}"),
+                None => "hand-written eval".to_string(),
+            };
+            (network, name)
+        }
+    };
     let options = Options {
         out: out.to_path_buf(),
         seed: args.seed,
@@ -176,12 +196,15 @@ fn generate(args: &SelfPlay, out: &Path) -> Result<(), String> {
         },
         adjudication: datagen_adjudication(args.draw_adjudication == "on"),
         report_every: Duration::from_secs(args.report_secs),
+        network,
+        evaluation,
     };
     eprintln!(
-        "datagen: {} threads, {} nodes a move (soft; hard {}), seed {}, into {} (engine {})",
+        "datagen: {} threads, {} nodes a move (soft; hard {}), {}, seed {}, into {} (engine {})",
         options.threads,
         options.nodes,
         options.hard_nodes,
+        options.evaluation,
         options.seed,
         options.out.display(),
         super::ENGINE_COMMIT

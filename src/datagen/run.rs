@@ -14,8 +14,8 @@
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use shakmaty::Chess;
@@ -23,6 +23,7 @@ use shakmaty::Chess;
 use super::format::{GameRecord, GameResult, ReadError, read_games, white_relative};
 use super::openings::{OpeningRules, opening};
 use super::selfplay::{Adjudication, play_game};
+use crate::eval::nnue::Network;
 use crate::rng::Rng;
 use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher};
 
@@ -51,6 +52,10 @@ pub struct Options {
     pub adjudication: Adjudication,
     /// Seconds between progress lines on stderr.
     pub report_every: Duration,
+    /// The network the games are played with (None: the hand-written evaluation).
+    pub network: Option<Arc<Network>>,
+    /// The evaluation, as the manifest names it ("hand-written eval", "net FILE").
+    pub evaluation: String,
 }
 
 /// Counts over a run (or over data read back).
@@ -214,6 +219,7 @@ pub fn run(options: &Options) -> Result<(Tally, Tally), String> {
                 (&started_games, &this_run, &failure, &finished, &start_time);
             let worker = move || {
                 let mut searcher = Searcher::new(HASH_MIB);
+                searcher.network = options.network.clone();
                 let mut game = first_game;
                 while !finished.load(Ordering::Relaxed)
                     && options.time_limit.is_none_or(|t| start_time.elapsed() < t)
@@ -309,13 +315,14 @@ pub fn manifest_line(options: &Options, total: &Tally) -> String {
         None => "draw adj off",
     };
     format!(
-        "| {} | {} | s{}-t0..t{} | {} soft / {} hard | {openings}, within ±{} cp at {} nodes; {draw} | {} | {} | {} | {} |",
+        "| {} | {} | s{}-t0..t{} | {} soft / {} hard, {} | {openings}, within ±{} cp at {} nodes; {draw} | {} | {} | {} | {} |",
         today(),
         options.out.display(),
         options.seed,
         options.threads.max(1) - 1,
         options.nodes,
         options.hard_nodes,
+        options.evaluation,
         options.openings.max_score,
         options.openings.check_nodes,
         super::ENGINE_COMMIT,

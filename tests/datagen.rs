@@ -337,3 +337,28 @@ fn self_play_with_a_network_scores_by_the_network() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not a Threefold network"), "{err}");
 }
+
+#[test]
+fn the_converter_reads_chess960_as_the_arbiter_does() {
+    // Cute Chess writes the variant as "fischerandom"; castling is then king takes rook.
+    let pgn = r#"[Event "960"]
+[Variant "fischerandom"]
+[FEN "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1"]
+[SetUp "1"]
+[Result "1/2-1/2"]
+
+1. Nh3 {+0.20/10 0.1s} Nh6 {-0.15/10 0.1s} 2. O-O {+0.25/10 0.1s} O-O {-0.20/10 0.1s} 1/2-1/2
+"#;
+    let mut out = Vec::new();
+    let done = pgn::convert(pgn.as_bytes(), &mut out).expect("converts");
+    assert_eq!((done.games_written, done.positions), (1, 4), "{done:?}");
+    let mut games = Vec::new();
+    read_games(&mut out.as_slice(), |g| games.push(g));
+    let castles: Vec<String> = games[0]
+        .moves
+        .iter()
+        .filter(|(m, _)| m.is_castle())
+        .map(|(m, _)| m.to_uci(shakmaty::CastlingMode::Chess960).to_string())
+        .collect();
+    assert_eq!(castles, ["e1f1", "e8f8"]);
+}

@@ -31,7 +31,8 @@ impl GameRecord {
 }
 
 /// A game's tags as read, in the file's order, with what its start position needs (the `FEN`
-/// tag, a Chess960 `Variant`); shared by the arbiter and `threefold analyse`.
+/// tag, a Chess960 `Variant`); shared by the arbiter, `threefold analyse` and the PGN
+/// converter of `threefold datagen`.
 #[derive(Debug, Default)]
 pub struct GameTags {
     pub tags: Vec<(String, String)>,
@@ -50,6 +51,14 @@ impl GameTags {
             _ => {}
         }
         self.tags.push((name, value));
+    }
+
+    /// The value of the first tag called `name`, if any.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The castling mode and the start position the tags give, with an error for a bad `FEN`

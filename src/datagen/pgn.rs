@@ -4,8 +4,9 @@
 //!
 //! The score is the first thing in a move's comment: `{+0.35/12 0.1s}` (pawns, from the view of
 //! the side that moved, then the depth), `{-M5/20 ...}` or `{+M3/7 ...}` for mates (stored as
-//! `±(32000 - plies)`). The start position is the `FEN` tag (standard or Chess960 when the
-//! `Variant` tag says 960), else the initial position; the result is the `Result` tag (or the
+//! `±(32000 - plies)`). The start position is the `FEN` tag (standard, or Chess960 when the
+//! `Variant` tag names it: `arbiter::pgn::GameTags` reads the tags as the arbiter does), else
+//! the initial position; the result is the `Result` tag (or the
 //! result at the end of the movetext). Moves without a score at the start of the game (book
 //! moves, `{book}`) become part of the record's start position; the record ends before the
 //! first later move without a score (the rest of that game is dropped and counted). Games
@@ -16,10 +17,10 @@ use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Outcome, Position};
+use shakmaty::{Chess, Color, KnownOutcome, Move, Outcome, Position};
 
 use super::format::{GameRecord, GameResult, white_relative};
+use crate::arbiter::pgn::GameTags;
 use crate::search::score::MATE;
 
 /// What the conversion did.
@@ -68,13 +69,6 @@ pub fn parse_score(comment: &str) -> Option<i32> {
     Some(score)
 }
 
-#[derive(Default)]
-struct Tags {
-    fen: Option<String>,
-    chess960: bool,
-    result: Option<GameResult>,
-}
-
 struct Movetext {
     pos: Chess,
     start: Chess,
@@ -88,53 +82,37 @@ struct Movetext {
 struct Converter;
 
 impl Visitor for Converter {
-    type Tags = Tags;
+    type Tags = GameTags;
     type Movetext = Movetext;
     type Output = Option<(GameRecord, bool)>;
 
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Tags> {
-        ControlFlow::Continue(Tags::default())
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, GameTags> {
+        ControlFlow::Continue(GameTags::default())
     }
 
     fn tag(
         &mut self,
-        tags: &mut Tags,
+        tags: &mut GameTags,
         name: &[u8],
         value: RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
-        let value = value.decode_utf8_lossy();
-        match name {
-            b"FEN" => tags.fen = Some(value.into_owned()),
-            b"Variant" => tags.chess960 |= value.to_ascii_lowercase().contains("960"),
-            b"Result" => tags.result = result_of(value.trim()),
-            _ => {}
-        }
+        tags.push(name, value);
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Movetext> {
-        let mode = if tags.chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        };
-        let start = match &tags.fen {
-            None => Chess::default(),
-            Some(text) => match text
-                .parse::<Fen>()
-                .ok()
-                .and_then(|fen| fen.into_position::<Chess>(mode).ok())
-            {
-                Some(pos) => pos,
-                None => return ControlFlow::Break(None),
-            },
-        };
+    fn begin_movetext(&mut self, tags: GameTags) -> ControlFlow<Self::Output, Movetext> {
+        // A game whose FEN tag cannot be read is skipped (its positions are unknown).
+        let (_, start, bad_fen) = tags.start();
+        if bad_fen.is_some() {
+            return ControlFlow::Break(None);
+        }
+        let result = tags.tag("Result").and_then(|r| result_of(r.trim()));
         ControlFlow::Continue(Movetext {
             pos: start.clone(),
             start,
             moves: Vec::new(),
             last_mover: None,
-            result: tags.result,
+            result,
             broken: false,
         })
     }

@@ -1,15 +1,19 @@
 //! Threefold: a UCI chess engine that honours the repetition and move-count draw rules exactly.
 //!
+//! The modules, each using only those above it in this list:
+//!
 //! - [`game`]: the game record, position keys under FIDE identity, draw rules;
-//! - [`eval`]: the static evaluation;
-//! - [`search`]: iterative deepening alpha-beta, transposition table, time management;
-//! - [`uci`]: the protocol front end (options, output, score display, debug commands);
-//! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
-//! - [`analyse`]: annotates games with the engine along their real history (`threefold analyse`);
-//! - [`perft`] and [`bench`](mod@bench): move generator checks and the fixed-depth benchmark;
 //! - [`rng`]: the one random-number generator (seedable, so seeded runs repeat);
+//! - [`perft`]: move generator checks;
+//! - [`eval`]: the static evaluation (hand-written, and the NNUE network);
+//! - [`search`]: iterative deepening alpha-beta, transposition table, time management;
+//! - [`bench`](mod@bench): the fixed-depth benchmark;
+//! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
+//! - [`datagen`]: self-play training data for an NNUE evaluation (`threefold datagen`), and
+//!   the openings that OpenBench's `genfens` asks for;
+//! - [`uci`]: the protocol front end (options, output, score display, debug commands);
+//! - [`analyse`]: annotates games with the engine along their real history (`threefold analyse`);
 //! - [`tune`]: Texel tuning of the evaluation weights (`threefold tune`);
-//! - [`datagen`]: self-play training data for an NNUE evaluation (`threefold datagen`);
 //! - [`train`]: the NNUE trainer (`threefold train`).
 
 pub mod analyse;

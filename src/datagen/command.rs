@@ -16,12 +16,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::openings::OpeningRules;
+use super::openings::{OpeningRules, read_openings};
 use super::run::{Options, manifest_line};
 use super::selfplay::Adjudication;
 use super::{pgn, stats};
 use crate::eval::nnue::{EMBEDDED_FILE, Network, default_network};
-use crate::tune::generate::read_openings;
 
 /// The options of `threefold datagen`: self-play into `--out DIR` (the default mode), or one
 /// of `--stats`, `--dump`, `--from-pgn`.

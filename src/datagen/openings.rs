@@ -10,7 +10,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
-use crate::game::Game;
+use crate::game::{Game, parse_fen};
 use crate::rng::Rng;
 use crate::search::{Limits, Searcher, Signals};
 
@@ -169,6 +169,29 @@ pub fn genfens(args: &GenfensArgs, book: &[Chess]) -> Vec<String> {
     let rules = OpeningRules::random();
     (0..args.count)
         .map(|_| fen_of(&opening(&[], &rules, &mut searcher, &mut rng)))
+        .collect()
+}
+
+/// Reads an EPD or FEN book: one position per line, the first four fields, and the move
+/// counters when the fifth and sixth fields are numbers (EPD operations are ignored). Lines
+/// that are not legal positions are skipped.
+pub fn read_openings(text: &str) -> Vec<Chess> {
+    text.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.len() < 4 {
+                return None;
+            }
+            let counters = fields.len() >= 6
+                && fields[4].parse::<u32>().is_ok()
+                && fields[5].parse::<u32>().is_ok();
+            let fen = if counters {
+                fields[..6].join(" ")
+            } else {
+                format!("{} 0 1", fields[..4].join(" "))
+            };
+            parse_fen(&fen).ok()
+        })
         .collect()
 }
 

@@ -17,7 +17,6 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
 use crate::datagen::selfplay::{Adjudication, play_game};
-use crate::game::parse_fen;
 use crate::rng::Rng;
 use crate::search::score::is_mate;
 use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher};
@@ -159,32 +158,11 @@ pub fn play(searcher: &mut Searcher, opening: &Chess, nodes: u64, rng: &mut Rng)
     }
 }
 
-/// Reads an EPD or FEN book: one position per line, the first four fields, and the move
-/// counters when the fifth and sixth fields are numbers (EPD operations are ignored). Lines
-/// that are not legal positions are skipped.
-pub fn read_openings(text: &str) -> Vec<Chess> {
-    text.lines()
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            if fields.len() < 4 {
-                return None;
-            }
-            let counters = fields.len() >= 6
-                && fields[4].parse::<u32>().is_ok()
-                && fields[5].parse::<u32>().is_ok();
-            let fen = if counters {
-                fields[..6].join(" ")
-            } else {
-                format!("{} 0 1", fields[..4].join(" "))
-            };
-            parse_fen(&fen).ok()
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::datagen::openings::read_openings;
+    use crate::game::parse_fen;
 
     #[test]
     fn a_game_ends_and_labels_its_quiet_positions() {

@@ -658,7 +658,7 @@ fn genfens(args: &GenfensArgs) {
     let book = match &args.book {
         None => Vec::new(),
         Some(path) => match std::fs::read_to_string(path) {
-            Ok(text) => crate::tune::generate::read_openings(&text),
+            Ok(text) => crate::datagen::openings::read_openings(&text),
             Err(e) => return error(&format!("genfens: cannot read the book {path}: {e}")),
         },
     };

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 use threefold::eval::nnue::default_network;
 use threefold::uci::output::send;
-use threefold::{arbiter, bench, datagen, game, perft, train, tune, uci};
+use threefold::{analyse, arbiter, bench, datagen, game, perft, train, tune, uci};
 
 /// The version `--version` prints: the crate's and the git commit `build.rs` recorded.
 const VERSION: &str = concat!(
@@ -51,21 +51,9 @@ enum Subcommand {
         /// The position as FEN, in one argument or several (default: the start position)
         fen: Vec<String>,
     },
-    /// Judges PGN games by the draw rules (its own options: threefold arbiter --help)
-    #[command(disable_help_flag = true)]
-    Arbiter {
-        /// Passed on to the arbiter as they are
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
-    /// Annotates PGN games with the engine: evaluations, missed perpetuals, draws thrown away,
-    /// claims not made (its own options: threefold analyse --help)
-    #[command(disable_help_flag = true)]
-    Analyse {
-        /// Passed on to the analysis as they are
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+    // The arbiter's and the analysis's help texts are their `Args`' doc comments.
+    Arbiter(arbiter::command::Args),
+    Analyse(analyse::command::Args),
     /// Texel tuning: generates training positions and fits the evaluation weights to them
     Tune {
         #[command(subcommand)]
@@ -105,8 +93,8 @@ fn main() -> ExitCode {
         }
         Some(Subcommand::Bench { depth }) => run_bench(depth),
         Some(Subcommand::Perft { depth, fen }) => run_perft(depth, &fen),
-        Some(Subcommand::Arbiter { args }) => arbiter::command::run(&args),
-        Some(Subcommand::Analyse { args }) => threefold::analyse::command::run(&args),
+        Some(Subcommand::Arbiter(args)) => arbiter::command::run(args),
+        Some(Subcommand::Analyse(args)) => analyse::command::run(args),
         Some(Subcommand::Tune { command }) => usage_result("tune", tune::command::run(command)),
         Some(Subcommand::Datagen(args)) => usage_result("datagen", datagen::command::run(args)),
         Some(Subcommand::Train(args)) => usage_result("train", train::command::run(args)),

@@ -621,7 +621,7 @@ fn exit_codes_tell_usage_and_input_errors_from_findings_from_clean() {
         let (code, out, _) = arbiter(&[help], b"");
         assert_eq!(code, Some(0));
         assert!(
-            out.contains("usage: threefold arbiter") && out.contains("exit status"),
+            out.contains("Usage: threefold arbiter") && out.contains("Exit status"),
             "{out}"
         );
     }

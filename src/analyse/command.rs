@@ -27,21 +27,6 @@ use super::write;
 use crate::search::tablebase::Tables;
 use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher, Signals};
 
-pub const USAGE: &str =
-    "usage: threefold analyse [--movetime MS | --nodes N | --depth D] [--threads T] [--hash MB]
-                         [--json] [--syzygy PATH] [--from MOVE] [--to MOVE] [--quiet] [FILE.pgn ...]
-Searches every position of every game with the game's history and writes annotated PGN
-(or one JSON object per line with --json) to stdout; reads stdin without files.
-  --nodes N        nodes per position (default 100000)
-  --movetime MS    milliseconds per position instead
-  --depth D        depth per position instead
-  --threads T      threads in all (default 1): games in parallel, spare ones to the searches
-  --hash MB        hash table in all, shared out among the games in parallel (default 64)
-  --syzygy PATH    Syzygy tablebases (directories separated by ':')
-  --from/--to N    analyse only the moves with these move numbers
-  --quiet          no progress on stderr
-Exit status: 0, or 1 when a game or file had an error, 2 for a usage error.";
-
 /// Nodes per position when no limit is given.
 pub const DEFAULT_NODES: u64 = 100_000;
 /// Hash table in MiB when `--hash` is not given.
@@ -65,96 +50,90 @@ pub struct Options {
     pub files: Vec<String>,
 }
 
-/// The value of `flag` as a number of at least `min`.
-fn number<T>(flag: &str, value: Option<&String>, min: T) -> Result<T, String>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display,
-{
-    let value = value.ok_or_else(|| format!("{flag} needs a value"))?;
-    match value.parse::<T>() {
-        Ok(n) if n >= min => Ok(n),
-        _ => Err(format!(
-            "{flag} must be a number of at least {min}, not '{value}'"
-        )),
-    }
+/// What `threefold analyse --help` says after the options.
+const EXIT_STATUS: &str =
+    "Exit status: 0, or 1 when a game or file had an error, 2 for a usage error.";
+
+/// Annotates PGN games with the engine
+///
+/// Searches every position of every game with the game's history and writes annotated PGN
+/// (or one JSON object per line with --json) to stdout: evaluations, missed perpetuals, draws
+/// thrown away, claims not made. Reads standard input without files.
+#[derive(Debug, Default, clap::Args)]
+#[command(after_help = EXIT_STATUS)]
+pub struct Args {
+    /// Nodes per position [default: 100000]
+    #[arg(long, value_name = "N", group = "limit", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Milliseconds per position instead
+    #[arg(long, value_name = "MS", group = "limit", value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+    /// Depth per position instead
+    #[arg(long, value_name = "D", group = "limit", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Threads in all: games in parallel, spare ones to the searches
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+    /// Hash table in MiB in all, shared out among the games in parallel
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MIB as u64, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub hash: u64,
+    /// Syzygy tablebases (directories separated by ':')
+    #[arg(long, value_name = "PATH")]
+    pub syzygy: Option<String>,
+    /// Analyse only the moves from this move number on
+    #[arg(long, value_name = "MOVE", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub from: u32,
+    /// Analyse only the moves up to this move number
+    #[arg(long, value_name = "MOVE", value_parser = clap::value_parser!(u32).range(1..))]
+    pub to: Option<u32>,
+    /// One JSON object per game, a line each, instead of annotated PGN
+    #[arg(long)]
+    pub json: bool,
+    /// No progress on stderr
+    #[arg(long)]
+    pub quiet: bool,
+    /// PGN files; none or '-': standard input
+    #[arg(value_name = "FILE.pgn")]
+    pub files: Vec<String>,
 }
 
-/// Reads the command line (the arguments after `analyse`). `Ok(None)` for `--help`.
-pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut options = Options {
-        limits: Limits::default(),
-        threads: 1,
-        hash_mib: DEFAULT_HASH_MIB,
-        json: false,
-        syzygy: None,
-        range: MoveRange::default(),
-        quiet: false,
-        files: Vec::new(),
-    };
-    let mut limit_given: Option<&str> = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let flag = arg.as_str();
-        let mut set_limit = |name: &'static str| match limit_given.replace(name) {
-            Some(other) => Err(format!(
-                "give one of --nodes, --movetime, --depth (got {other} and {name})"
-            )),
-            None => Ok(()),
+impl Args {
+    /// The options of the run; Err for a move range that is empty.
+    pub fn options(self) -> Result<Options, String> {
+        let range = MoveRange {
+            from: self.from,
+            to: self.to.unwrap_or(MoveRange::default().to),
         };
-        match flag {
-            "--help" | "-h" => return Ok(None),
-            "--nodes" => {
-                set_limit("--nodes")?;
-                options.limits.nodes = Some(number(flag, it.next(), 1u64)?);
-            }
-            "--movetime" => {
-                set_limit("--movetime")?;
-                options.limits.movetime_ms = Some(number(flag, it.next(), 1u64)?);
-            }
-            "--depth" => {
-                set_limit("--depth")?;
-                let depth = number(flag, it.next(), 1u32)?;
-                if depth > 100 {
-                    return Err("--depth must be at most 100".to_owned());
-                }
-                options.limits.depth = Some(depth);
-            }
-            "--threads" => options.threads = number(flag, it.next(), 1usize)?.min(1024),
-            "--hash" => options.hash_mib = number(flag, it.next(), 1usize)?.min(1 << 20),
-            "--syzygy" => {
-                options.syzygy = Some(it.next().ok_or("--syzygy needs a path")?.clone());
-            }
-            "--from" => options.range.from = number(flag, it.next(), 1u32)?,
-            "--to" => options.range.to = number(flag, it.next(), 1u32)?,
-            "--json" => options.json = true,
-            "--quiet" => options.quiet = true,
-            "-" => options.files.push(arg.clone()),
-            _ if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
-            _ => options.files.push(arg.clone()),
+        if range.from > range.to {
+            return Err(format!("--from {} is after --to {}", range.from, range.to));
         }
+        let limits = Limits {
+            nodes: self
+                .nodes
+                .or((self.movetime.is_none() && self.depth.is_none()).then_some(DEFAULT_NODES)),
+            movetime_ms: self.movetime,
+            depth: self.depth,
+            ..Limits::default()
+        };
+        Ok(Options {
+            limits,
+            threads: self.threads as usize,
+            hash_mib: self.hash as usize,
+            json: self.json,
+            syzygy: self.syzygy,
+            range,
+            quiet: self.quiet,
+            files: self.files,
+        })
     }
-    if limit_given.is_none() {
-        options.limits.nodes = Some(DEFAULT_NODES);
-    }
-    if options.range.from > options.range.to {
-        return Err(format!(
-            "--from {} is after --to {}",
-            options.range.from, options.range.to
-        ));
-    }
-    Ok(Some(options))
 }
 
-/// Runs `threefold analyse ARGS`.
-pub fn run(args: &[String]) -> ExitCode {
-    let options = match parse_args(args) {
-        Ok(Some(options)) => options,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
+/// Runs `threefold analyse` with its parsed arguments.
+pub fn run(args: Args) -> ExitCode {
+    let options = match args.options() {
+        Ok(options) => options,
         Err(message) => {
-            eprintln!("threefold analyse: {message}\n{USAGE}");
+            eprintln!("threefold analyse: {message}");
             return ExitCode::from(2);
         }
     };
@@ -461,5 +440,64 @@ impl Progress {
             Progress::Bar(bar) => bar.finish_with_message(line),
             Progress::Plain { .. } => eprintln!("threefold analyse: done, {line}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// `threefold analyse` alone, as `main` reads it.
+    #[derive(Debug, Parser)]
+    struct Analyse {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(list: &[&str]) -> Result<Args, clap::Error> {
+        Analyse::try_parse_from(std::iter::once("analyse").chain(list.iter().copied()))
+            .map(|a| a.args)
+    }
+
+    #[test]
+    fn the_default_limit_is_nodes_and_one_limit_at_most_is_taken() {
+        let options = parse(&["games.pgn"])
+            .expect("parses")
+            .options()
+            .expect("valid");
+        assert_eq!(options.limits.nodes, Some(DEFAULT_NODES));
+        assert_eq!((options.threads, options.hash_mib), (1, DEFAULT_HASH_MIB));
+        assert_eq!(options.files, ["games.pgn"]);
+        let options = parse(&["--depth", "9", "--threads", "2", "--from", "3", "--to", "3"])
+            .expect("parses")
+            .options()
+            .expect("valid");
+        assert_eq!(
+            (options.limits.depth, options.limits.nodes),
+            (Some(9), None)
+        );
+        assert_eq!((options.range.from, options.range.to), (3, 3));
+        let both = parse(&["--nodes", "5", "--movetime", "9"]).expect_err("one limit");
+        assert_eq!(both.kind(), clap::error::ErrorKind::ArgumentConflict);
+    }
+
+    #[test]
+    fn bad_values_and_typos_are_refused() {
+        for bad in [
+            &["--nodes", "0"][..],
+            &["--depth", "101"],
+            &["--threads", "many"],
+            &["--hash"],
+            &["--nodse", "5"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+        let typo = parse(&["--nodse", "5"]).expect_err("typo");
+        assert!(typo.to_string().contains("--nodes"), "{typo}");
+        let empty = parse(&["--from", "9", "--to", "3"])
+            .expect("parses")
+            .options();
+        assert!(empty.is_err());
     }
 }

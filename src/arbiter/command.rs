@@ -1,4 +1,5 @@
-//! `threefold arbiter [--json] [--only-findings] [FILE.pgn ...]`: the command line.
+//! `threefold arbiter [--json] [--only-findings] [FILE.pgn ...]`: the command line (clap's
+//! [`Args`], read by `main`) and the run.
 //!
 //! Exit status: 0 when every game was read to its end and agrees with the rules; 1 when a game
 //! had an error (an illegal move, a bad FEN tag) or a record the rules contradict (a `Result`
@@ -12,66 +13,35 @@ use std::process::ExitCode;
 use super::pgn::{GameRecord, judge_file};
 use super::report::{self, Summary};
 
-const USAGE: &str = "\
-usage: threefold arbiter [--json] [--only-findings] [FILE.pgn ...]
-
-Judges the games of PGN files (standard input without files, or for '-') by the draw rules:
-positions seen three times, the first claim of each side (threefold, fifty moves), the
-automatic end (checkmate, stalemate, fivefold, seventy-five moves, dead position), moves
-recorded after it (void), and whether the Result tag agrees.
-
-options:
-  --json           one JSON object per game, a line each (the summary goes to stderr)
-  --only-findings  list only the games with a repetition, a claim, an automatic end, an
-                   inconsistent result or an error (the summary still counts every game)
-  -h, --help       this text
-
-exit status: 0 every game read and consistent with the rules; 1 a game with an error (illegal
+/// What `threefold arbiter --help` says after the options.
+const EXIT_STATUS: &str = "\
+Exit status: 0 every game read and consistent with the rules; 1 a game with an error (illegal
 move, bad FEN tag), a Result tag the rules contradict, or moves after the automatic end;
-2 usage error, unreadable file, or input that is not PGN";
+2 usage error, unreadable file, or input that is not PGN.";
 
-/// What the command line asks for.
-#[derive(Debug, Default)]
-struct Request {
-    json: bool,
-    only_findings: bool,
-    files: Vec<String>,
+/// Judges the games of PGN files by the draw rules
+///
+/// Judges the games of PGN files (standard input without files, or for '-') by the draw rules:
+/// positions seen three times, the first claim of each side (threefold, fifty moves), the
+/// automatic end (checkmate, stalemate, fivefold, seventy-five moves, dead position), moves
+/// recorded after it (void), and whether the Result tag agrees.
+#[derive(Debug, Default, clap::Args)]
+#[command(after_help = EXIT_STATUS)]
+pub struct Args {
+    /// One JSON object per game, a line each (the summary goes to stderr)
+    #[arg(long)]
+    pub json: bool,
+    /// List only the games with a repetition, a claim, an automatic end, an inconsistent
+    /// result or an error (the summary still counts every game)
+    #[arg(long)]
+    pub only_findings: bool,
+    /// PGN files; none or '-': standard input
+    #[arg(value_name = "FILE.pgn")]
+    pub files: Vec<String>,
 }
 
-/// Reads the arguments; Err carries the message for a usage error.
-fn parse(args: &[String]) -> Result<Option<Request>, String> {
-    let mut request = Request::default();
-    let mut files_only = false;
-    for arg in args {
-        match arg.as_str() {
-            _ if files_only => request.files.push(arg.clone()),
-            "--" => files_only = true,
-            "-h" | "--help" => return Ok(None),
-            "--json" => request.json = true,
-            "--only-findings" => request.only_findings = true,
-            "-" => request.files.push(arg.clone()),
-            flag if flag.starts_with('-') => {
-                return Err(format!("unknown option '{flag}'"));
-            }
-            _ => request.files.push(arg.clone()),
-        }
-    }
-    Ok(Some(request))
-}
-
-/// Runs `threefold arbiter` with the arguments after `arbiter`.
-pub fn run(args: &[String]) -> ExitCode {
-    let request = match parse(args) {
-        Ok(Some(request)) => request,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
-            eprintln!("threefold arbiter: {message}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+/// Runs `threefold arbiter` with its parsed arguments.
+pub fn run(request: Args) -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut summary = Summary::default();
@@ -139,19 +109,29 @@ fn judge_source(name: &str, input: impl Read, each: &mut dyn FnMut(GameRecord)) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| (*s).to_owned()).collect()
+    /// `threefold arbiter` alone, as `main` reads it.
+    #[derive(Debug, Parser)]
+    struct Arbiter {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(list: &[&str]) -> Result<Args, clap::Error> {
+        Arbiter::try_parse_from(std::iter::once("arbiter").chain(list.iter().copied()))
+            .map(|a| a.args)
     }
 
     #[test]
-    fn flags_files_and_the_double_dash() {
-        let request = parse(&args(&["--json", "a.pgn", "--", "--only-findings"]))
-            .expect("parses")
-            .expect("not help");
-        assert!(request.json && !request.only_findings);
-        assert_eq!(request.files, args(&["a.pgn", "--only-findings"]));
-        assert!(parse(&args(&["-h"])).expect("parses").is_none());
-        assert!(parse(&args(&["--jsn"])).is_err());
+    fn flags_files_standard_input_and_the_double_dash() {
+        let args = parse(&["--json", "a.pgn", "-", "--", "--only-findings"]).expect("parses");
+        assert!(args.json && !args.only_findings);
+        assert_eq!(args.files, ["a.pgn", "-", "--only-findings"]);
+        let typo = parse(&["--jsn"]).expect_err("a typo is refused");
+        assert_eq!(typo.kind(), clap::error::ErrorKind::UnknownArgument);
+        assert!(typo.to_string().contains("--json"), "{typo}");
+        let help = parse(&["-h"]).expect_err("help is not a run");
+        assert_eq!(help.kind(), clap::error::ErrorKind::DisplayHelp);
     }
 }

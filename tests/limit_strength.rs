@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use common::{Uci, is_legal, position_after};
+use threefold::search::strength::{MAX_ELO, MIN_ELO, Strength};
 
 const SECOND: Duration = Duration::from_secs(1);
 
@@ -39,19 +40,20 @@ fn options_are_announced_with_the_elo_range() {
         lines.contains(&"option name UCI_LimitStrength type check default false".to_owned()),
         "{lines:?}"
     );
-    assert!(
-        lines.contains(&"option name UCI_Elo type spin default 1320 min 1320 max 2800".to_owned()),
-        "{lines:?}"
-    );
+    let announced =
+        format!("option name UCI_Elo type spin default 1320 min {MIN_ELO} max {MAX_ELO}");
+    assert!(lines.contains(&announced), "{lines:?}");
 }
 
 #[test]
 fn elo_outside_the_range_is_clamped_with_a_message() {
     let mut e = Uci::handshake();
-    e.send("setoption name UCI_Elo value 3500");
+    e.send(&format!("setoption name UCI_Elo value {}", MAX_ELO + 700));
     let lines = e.read_until(5 * SECOND, |l| l.starts_with("info string"));
     assert!(
-        lines.last().is_some_and(|l| l.contains("playing at 2800")),
+        lines
+            .last()
+            .is_some_and(|l| l.contains(&format!("playing at {MAX_ELO}"))),
         "{lines:?}"
     );
     e.send("setoption name UCI_Elo value 100");
@@ -105,6 +107,33 @@ fn a_lower_elo_searches_fewer_nodes_and_answers_early() {
         nodes[0] < nodes[1] && nodes[1] < nodes[2],
         "nodes at 1320, 1600, full strength (depth 12): {nodes:?}"
     );
+}
+
+#[test]
+fn the_top_level_searches_one_line_to_its_budget_whatever_the_clock() {
+    let budget = Strength::new(MAX_ELO).node_budget();
+    for go in ["go movetime 20000", "go wtime 600000 btime 600000"] {
+        let mut e = limited(MAX_ELO);
+        e.send("position startpos moves e2e4 e7e5");
+        let started = Instant::now();
+        e.send(go);
+        let (lines, best) = e.bestmove(30 * SECOND);
+        // The budget ends the search, long before the clock would.
+        assert!(started.elapsed() < 10 * SECOND, "{go}: {lines:?}");
+        assert!(
+            is_legal(&position_after(None, &["e2e4", "e7e5"]), &best),
+            "{best}"
+        );
+        let nodes = last_nodes(&lines);
+        assert!(nodes <= budget + 1000, "{go}: {nodes} nodes for {budget}");
+        assert!(
+            lines
+                .iter()
+                .filter(|l| l.starts_with("info depth"))
+                .all(|l| l.contains(" multipv 1 ")),
+            "{lines:?}"
+        );
+    }
 }
 
 #[test]

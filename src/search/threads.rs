@@ -10,7 +10,7 @@ use super::evaluation::EvalStack;
 use super::ordering::Heuristics;
 use super::root::{iterative_deepening, ponder_from_table, root_moves};
 use super::score::INFINITE;
-use super::strength::{CANDIDATE_LINES, Strength};
+use super::strength::Strength;
 use super::worker::Worker;
 use super::{
     Iteration, Limits, MAX_DEPTH, Report, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
@@ -138,7 +138,7 @@ pub(super) fn search(
         worker.shared.node_budget = node_budget;
         worker.reporter = Some(&mut report_all);
         let searched_lines = match strength {
-            Some(_) => settings.multi_pv.max(CANDIDATE_LINES),
+            Some(s) => settings.multi_pv.max(s.lines()),
             None => settings.multi_pv,
         };
         iterative_deepening(

@@ -191,6 +191,7 @@ fn a_cut_file_is_repaired_and_the_run_goes_on_where_it_stopped() {
     assert_eq!(after[..2], first[..]);
     // The third game is game 2 of the thread, the one an unbroken run would have played.
     let mut searcher = Searcher::new(16);
+    searcher.network = opts.network.clone();
     assert_eq!(after[2], run::play_one(&opts, &mut searcher, 0, 2));
     assert_ne!(after[2].start, after[1].start);
     // Bytes that are not a record (not the zeros a crash may leave): an error, the file kept.

@@ -174,3 +174,51 @@ fn turning_the_limit_off_restores_full_strength() {
         "{lines:?}"
     );
 }
+
+/// The fields of an `info` line that do not depend on the clock: depth, score, nodes and pv.
+fn search_facts(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            let words: Vec<&str> = l.split(' ').collect();
+            let field = |name: &str| {
+                words
+                    .iter()
+                    .position(|w| *w == name)
+                    .and_then(|i| words.get(i + 1))
+                    .map_or("", |w| w)
+                    .to_string()
+            };
+            let pv = words
+                .iter()
+                .position(|w| *w == "pv")
+                .map_or(String::new(), |i| words[i + 1..].join(" "));
+            format!(
+                "depth {} score {} nodes {} pv {pv}",
+                field("depth"),
+                field("score"),
+                field("nodes")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn limited_strength_plays_with_the_hand_written_evaluation_it_was_calibrated_on() {
+    // The top level has no random choice, so the same evaluation gives the same search.
+    let search = |use_nnue: bool, limit: bool| {
+        let mut e = limited(MAX_ELO);
+        e.send(&format!("setoption name UseNNUE value {use_nnue}"));
+        e.send(&format!("setoption name UCI_LimitStrength value {limit}"));
+        e.send("position startpos moves d2d4 g8f6");
+        e.send(if limit { "go" } else { "go nodes 20000" });
+        let (lines, best) = e.bestmove(30 * SECOND);
+        (search_facts(&lines), best)
+    };
+    let by_hand = search(false, true);
+    assert!(!by_hand.0.is_empty());
+    assert_eq!(search(true, true), by_hand);
+    // At full strength the network does change the search.
+    assert_ne!(search(true, false).0, search(false, false).0);
+}

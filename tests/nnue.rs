@@ -291,17 +291,24 @@ fn kernel_speed() {
     }
 }
 
-/// The net in `nnue/` (net 0, a pipeline test) is a valid file of the documented shape.
+/// Every net in `nnue/` (net 0, a pipeline test; net 1, the first trained to play) is a valid
+/// file of the documented shape that tells positions apart.
 #[test]
-fn the_committed_net_loads() {
-    let net = Network::from_bytes(include_bytes!("../nnue/net0-h64.nnue")).expect("loads");
-    assert_eq!(
-        (net.hidden(), net.qa(), net.qb(), net.scale()),
-        (64, 255, 64, 400)
-    );
-    let scores: Vec<i32> = random_games(4, 30, 2)
-        .iter()
-        .flat_map(|(line, _)| line.iter().map(|(pos, _)| evaluate_position(&net, pos)))
-        .collect();
-    assert!(scores.iter().any(|&s| s != scores[0]), "{scores:?}");
+fn the_committed_nets_load() {
+    let nets: [&[u8]; 2] = [
+        include_bytes!("../nnue/net0-h64.nnue"),
+        include_bytes!("../nnue/net1-h64.nnue"),
+    ];
+    for bytes in nets {
+        let net = Network::from_bytes(bytes).expect("loads");
+        assert_eq!(
+            (net.hidden(), net.qa(), net.qb(), net.scale()),
+            (64, 255, 64, 400)
+        );
+        let scores: Vec<i32> = random_games(4, 30, 2)
+            .iter()
+            .flat_map(|(line, _)| line.iter().map(|(pos, _)| evaluate_position(&net, pos)))
+            .collect();
+        assert!(scores.iter().any(|&s| s != scores[0]), "{scores:?}");
+    }
 }

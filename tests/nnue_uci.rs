@@ -1,12 +1,14 @@
 //! The network as a UCI user meets it: `UseNNUE` and `EvalFile` (a bad file refused with the
 //! previous evaluation kept, a good one loaded), `eval` printing the network's score, and the
 //! bench's node count with the network: the same on every run, and not the hand-written one's.
+//! Each test sets `UseNNUE` itself, so they hold whichever evaluation is the default.
 
 mod common;
 
 use std::time::Duration;
 
 use common::Uci;
+use threefold::eval::nnue::{EMBEDDED_FILE, USE_NNUE_BY_DEFAULT};
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -38,7 +40,7 @@ fn the_options_are_announced() {
     assert!(
         lines
             .iter()
-            .any(|l| l == "option name UseNNUE type check default false"),
+            .any(|l| *l == format!("option name UseNNUE type check default {USE_NNUE_BY_DEFAULT}")),
         "{lines:?}"
     );
     assert!(
@@ -65,7 +67,7 @@ fn a_bad_eval_file_is_refused_and_the_engine_keeps_its_evaluation() {
             "{file}: {lines:?}"
         );
     }
-    // Still the hand-written evaluation, and still usable.
+    // Still the same evaluation, and still usable.
     assert_eq!(bench_nodes(&mut uci), before);
     ask(&mut uci, "position startpos");
     uci.send("go depth 4");
@@ -77,7 +79,19 @@ fn a_bad_eval_file_is_refused_and_the_engine_keeps_its_evaluation() {
 #[test]
 fn with_the_network_the_bench_is_its_own_and_repeatable() {
     let mut uci = Uci::handshake();
+    ask(&mut uci, "setoption name UseNNUE value true");
+    let first = bench_nodes(&mut uci);
+    let second = bench_nodes(&mut uci);
+    assert_eq!(first, second, "the network's bench repeats");
+    let lines = ask(&mut uci, "setoption name UseNNUE value false");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string evaluation: hand-written")),
+        "{lines:?}"
+    );
     let hand_written = bench_nodes(&mut uci);
+    assert_ne!(first, hand_written, "the network changes the search");
     let lines = ask(&mut uci, "setoption name UseNNUE value true");
     assert!(
         lines
@@ -85,39 +99,27 @@ fn with_the_network_the_bench_is_its_own_and_repeatable() {
             .any(|l| l.starts_with("info string evaluation: NNUE, the built-in network")),
         "{lines:?}"
     );
-    let first = bench_nodes(&mut uci);
-    let second = bench_nodes(&mut uci);
-    assert_eq!(first, second, "the network's bench repeats");
-    assert_ne!(first, hand_written, "the network changes the search");
+    assert_eq!(bench_nodes(&mut uci), first);
     // The same net named as a file gives the same search.
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net0-h64.nnue");
+    let file = format!("{}/{EMBEDDED_FILE}", env!("CARGO_MANIFEST_DIR"));
     let lines = ask(&mut uci, &format!("setoption name EvalFile value {file}"));
     assert!(
         lines.iter().any(|l| l.contains("evaluation: NNUE, '")),
         "{lines:?}"
     );
     assert_eq!(bench_nodes(&mut uci), first);
-    // Back to the hand-written evaluation.
-    ask(&mut uci, "setoption name UseNNUE value false");
-    assert_eq!(bench_nodes(&mut uci), hand_written);
+    // Another network is another search (net 0, the pipeline test, is not the built-in one).
+    assert_ne!(EMBEDDED_FILE, "nnue/net0-h64.nnue");
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net0-h64.nnue");
+    ask(&mut uci, &format!("setoption name EvalFile value {file}"));
+    assert_ne!(bench_nodes(&mut uci), first);
 }
 
 #[test]
 fn eval_prints_the_network_score() {
     let mut uci = Uci::handshake();
-    ask(&mut uci, "position startpos moves e2e4");
-    let off = ask(&mut uci, "eval");
-    assert!(
-        off.iter()
-            .any(|l| l.starts_with("NNUE (64 hidden, built in, not in use")),
-        "{off:?}"
-    );
-    assert!(
-        off.iter()
-            .any(|l| l.starts_with("Search evaluation (hand-written)")),
-        "{off:?}"
-    );
     ask(&mut uci, "setoption name UseNNUE value true");
+    ask(&mut uci, "position startpos moves e2e4");
     let on = ask(&mut uci, "eval");
     let score_in = |lines: &[String], prefix: &str| -> i32 {
         let line = lines
@@ -133,5 +135,17 @@ fn eval_prints_the_network_score() {
     // Black to move: the search's score is the negation of White's view.
     let white = score_in(&on, "NNUE (64 hidden, in use)");
     assert_eq!(score_in(&on, "Search evaluation (NNUE)"), -white);
+    ask(&mut uci, "setoption name UseNNUE value false");
+    let off = ask(&mut uci, "eval");
+    assert!(
+        off.iter()
+            .any(|l| l.starts_with("NNUE (64 hidden, built in, not in use")),
+        "{off:?}"
+    );
+    assert!(
+        off.iter()
+            .any(|l| l.starts_with("Search evaluation (hand-written)")),
+        "{off:?}"
+    );
     assert_eq!(score_in(&off, "NNUE (64 hidden, built in"), white);
 }

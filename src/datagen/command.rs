@@ -89,7 +89,7 @@ pub struct SelfPlay {
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
     pub draw_adjudication: String,
     /// Self-play evaluates with this network file [default: the engine's default evaluation,
-    /// today the hand-written one]
+    /// the built-in network]
     #[arg(long, value_name = "FILE.nnue")]
     pub eval_file: Option<PathBuf>,
     /// Seconds between progress lines on stderr

@@ -168,18 +168,23 @@ pub struct Searcher {
     /// The network that evaluates (`UseNNUE`, `EvalFile`); None for the hand-written
     /// evaluation.
     pub network: Option<Arc<Network>>,
+    /// Whether the static evaluations kept in the hash table are the network's (searches at
+    /// limited strength evaluate by hand, whatever `network` says).
+    table_uses_network: bool,
 }
 
 impl Searcher {
     pub fn new(hash_mib: usize) -> Searcher {
         cuckoo::init();
+        let network = default_network();
         Searcher {
             tt: TranspositionTable::new(hash_mib),
             heuristics: Heuristics::default(),
             helper_heuristics: Vec::new(),
             settings: Settings::default(),
             tables: None,
-            network: default_network(),
+            table_uses_network: network.is_some(),
+            network,
         }
     }
 

@@ -59,8 +59,15 @@ pub(super) fn search(
     let Some(&fallback) = root_moves.first() else {
         return SearchResult::default();
     };
+    // Limited strength plays with the hand-written evaluation: its levels were calibrated on it
+    // (README, "Limited strength"). The hash table keeps static evaluations, so it is cleared
+    // when the evaluation in use changes.
+    let network = searcher.network.as_deref().filter(|_| strength.is_none());
+    if searcher.table_uses_network != network.is_some() {
+        searcher.tt.clear();
+        searcher.table_uses_network = network.is_some();
+    }
     let tt = &searcher.tt;
-    let network = searcher.network.as_deref();
     let settings = searcher.settings;
     let helper_signals = Signals::default();
     let helper_limits = Limits {

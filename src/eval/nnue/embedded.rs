@@ -15,14 +15,15 @@ use std::sync::{Arc, OnceLock};
 use super::network::Network;
 
 /// The embedded network's file, relative to the repository root (for messages and `eval`).
-pub const EMBEDDED_FILE: &str = "nnue/net0-h64.nnue";
+pub const EMBEDDED_FILE: &str = "nnue/net1-h64.nnue";
 
 /// The embedded network's bytes.
 static EMBEDDED_BYTES: &[u8] =
-    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net0-h64.nnue"));
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net1-h64.nnue"));
 
-/// Whether the engine evaluates with a network by default (`UseNNUE`'s default). False while
-/// no network has beaten the hand-written evaluation in a match (see `nnue/NETS.md`).
+/// Whether the engine evaluates with a network by default (`UseNNUE`'s default). False until
+/// a network passes SPRT [0, 10] against the hand-written evaluation at 5+0.05 (see
+/// `nnue/NETS.md`: net 1 leads, but its test has not decided yet).
 pub const USE_NNUE_BY_DEFAULT: bool = false;
 
 impl Network {

@@ -436,10 +436,14 @@ fn info_fields_come_in_stockfish_order_with_wdl_right_after_the_score() {
 fn a_long_search_names_the_root_move_it_is_on() {
     // After 3 s the main thread reports each root move it starts, numbered from 1, as
     // `info depth D currmove M currmovenumber N` (the spelling of the UCI protocol).
+    // The search goes on until a report comes (a loaded machine may spend seconds in one root
+    // move), then is stopped.
     let mut e = started();
     e.send("position startpos");
-    e.send("go movetime 4500");
-    let (lines, _) = e.bestmove(10 * SECOND);
+    e.send("go infinite");
+    let mut lines = e.read_until(60 * SECOND, |l| l.contains(" currmove "));
+    e.send("stop");
+    lines.extend(e.bestmove(10 * SECOND).0);
     let currmoves: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
     assert!(!currmoves.is_empty(), "{lines:?}");
     for line in currmoves {

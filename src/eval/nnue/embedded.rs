@@ -23,7 +23,7 @@ static EMBEDDED_BYTES: &[u8] =
 
 /// Whether the engine evaluates with a network by default (`UseNNUE`'s default). False until
 /// a network passes SPRT [0, 10] against the hand-written evaluation at 5+0.05 (see
-/// `nnue/NETS.md`: net 1 leads, but its test has not decided yet).
+/// `nnue/NETS.md`: net 1 passed it).
 pub const USE_NNUE_BY_DEFAULT: bool = false;
 
 impl Network {

@@ -21,9 +21,10 @@ pub const EMBEDDED_FILE: &str = "nnue/net1-h64.nnue";
 static EMBEDDED_BYTES: &[u8] =
     include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net1-h64.nnue"));
 
-/// Whether the engine evaluates with a network by default (`UseNNUE`'s default). True since
-/// net 1 passed SPRT [0, 10] against the hand-written evaluation at 5+0.05 (`nnue/NETS.md`).
-pub const USE_NNUE_BY_DEFAULT: bool = true;
+/// Whether the engine evaluates with a network by default (`UseNNUE`'s default). False until
+/// a network passes SPRT [0, 10] against the hand-written evaluation at 5+0.05 (see
+/// `nnue/NETS.md`: net 1 passed it).
+pub const USE_NNUE_BY_DEFAULT: bool = false;
 
 impl Network {
     /// The network built into the binary, read once.

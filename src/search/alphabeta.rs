@@ -218,9 +218,15 @@ impl Worker<'_> {
                     return score.max(draw_floor);
                 }
             }
-            // Reverse futility: far above beta at low depth, assume a quiet move holds it.
+            // Reverse futility: far above beta at low depth, assume a quiet move holds it. The
+            // margin must also cover material en prise, a threat the static evaluation cannot
+            // see (a king walking out of a perpetual check often leaves its queen to a rook).
             let margin = REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving));
-            if depth <= REVERSE_FUTILITY_DEPTH && !is_mate(beta) && eval - margin >= beta {
+            if depth <= REVERSE_FUTILITY_DEPTH
+                && !is_mate(beta)
+                && eval - margin >= beta
+                && eval - margin - see::threatened_material(pos) >= beta
+            {
                 return eval;
             }
             if let Some(score) = self.try_null_move(pos, depth, beta, eval, ply) {

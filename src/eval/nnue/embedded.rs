@@ -21,11 +21,12 @@ pub const EMBEDDED_FILE: &str = "nnue/net1-h64.nnue";
 static EMBEDDED_BYTES: &[u8] =
     include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net1-h64.nnue"));
 
-/// Whether the engine evaluates with a network by default (`UseNNUE`'s default). False until
-/// a network both passes SPRT [0, 10] against the hand-written evaluation at 5+0.05 (see
-/// `nnue/NETS.md`: net 1 passed it) and keeps the seed behaviour suite at 100 ms (net 1 misses
-/// the Lasker-Alekhine perpetual there).
-pub const USE_NNUE_BY_DEFAULT: bool = false;
+/// Whether the engine evaluates with a network by default (`UseNNUE`'s default). True since
+/// net 1 passed SPRT [0, 10] against the hand-written evaluation at 5+0.05 (`nnue/NETS.md`)
+/// and, once reverse futility pruning counted material en prise, keeps the seed behaviour
+/// suite at 100 ms (it had missed the Lasker-Alekhine perpetual there). The hand-written
+/// evaluation stays for `UseNNUE false`, limited strength and the tuner.
+pub const USE_NNUE_BY_DEFAULT: bool = true;
 
 impl Network {
     /// The network built into the binary, read once.

@@ -61,9 +61,9 @@ fn game(case: &Value, with_history: bool) -> Game {
     game
 }
 
-fn search(game: &Game, evaluation: Evaluation) -> SearchResult {
+fn search(game: &Game, evaluation: Evaluation, nodes: u64) -> SearchResult {
     let limits = Limits {
-        nodes: Some(evaluation.node_budget()),
+        nodes: Some(nodes),
         ..Limits::default()
     };
     let mut searcher = Searcher::new(16);
@@ -76,7 +76,11 @@ fn check_all(kind: &str, with_history: bool, evaluation: Evaluation) {
     let mut count = 0;
     for case in cases().iter().filter(|c| c["kind"] == kind) {
         count += 1;
-        let result = search(&game(case, with_history), evaluation);
+        let result = search(
+            &game(case, with_history),
+            evaluation,
+            evaluation.node_budget(),
+        );
         let id = case["id"].as_str().unwrap_or("?");
         // The draw by rule the result names is usually the repetition; a deeper search may
         // find another way to it (perpetual-024 with the network from 1.7M nodes: White takes
@@ -134,13 +138,7 @@ fn a_perpetual_behind_a_plausible_alternative_is_proven_by_both_evaluations() {
         parse_fen("7r/2p1bppp/2p1k3/2P1n3/3QN3/5q2/PP3P1P/R1BR2K1 b - - 0 21").expect("FEN"),
     );
     for evaluation in [Evaluation::HandWritten, Evaluation::Network] {
-        let limits = Limits {
-            nodes: Some(50_000),
-            ..Limits::default()
-        };
-        let mut searcher = Searcher::new(16);
-        searcher.network = evaluation.network();
-        let result = searcher.search(&game, &limits, &Signals::default(), &mut |_| {});
+        let result = search(&game, evaluation, 50_000);
         let best = result.best.map(|m| m.to_string());
         assert_eq!(result.score, 0, "{evaluation:?}: best {best:?}");
         assert!(

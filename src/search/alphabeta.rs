@@ -221,6 +221,7 @@ impl Worker<'_> {
             // Reverse futility: far above beta at low depth, assume a quiet move holds it. The
             // margin must also cover material en prise, a threat the static evaluation cannot
             // see (a king walking out of a perpetual check often leaves its queen to a rook).
+            // The plain test comes first, so the threats are looked for only where it passes.
             let margin = REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving));
             if depth <= REVERSE_FUTILITY_DEPTH
                 && !is_mate(beta)

@@ -105,13 +105,8 @@ pub fn threatened_material(pos: &Chess) -> i32 {
         let at_risk = if board.attacks_to(sq, us, occupied).is_empty() {
             value(role)
         } else {
-            let cheapest = attackers
-                .into_iter()
-                .filter_map(|a| board.role_at(a))
-                .map(value)
-                .min()
-                .unwrap_or(i32::MAX);
-            (value(role) - cheapest).max(0)
+            least_valuable(board, attackers)
+                .map_or(0, |(cheapest, _)| (value(role) - value(cheapest)).max(0))
         };
         worst = worst.max(at_risk);
     }

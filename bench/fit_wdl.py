@@ -3,6 +3,7 @@
 
   python3 bench/fit_wdl.py [--engine target/release/threefold] [--games 300] [--nodes 4000]
                            [--data /tmp/wdl_positions.csv]
+  python3 bench/fit_wdl.py --from-datagen DIR [--every 5]
 
 1. Self-play: --games games from ../shared/books/2moves_v1.epd openings, each move a
    fixed-node search (`go nodes N`, so a run is reproducible); every position's score (side to
@@ -13,9 +14,13 @@
    by maximum likelihood (Nelder-Mead).
 3. Prints the four constants for src/uci/wdl.rs and the model's fit per score bucket.
 
-With --data pointing to an existing file, step 1 is skipped. Needs `pip install chess`.
+With --data pointing to an existing file, step 1 is skipped. With --from-datagen, step 1 reads
+the self-play games of `threefold datagen` files instead (`threefold datagen --dump`: every
+position's search score and the game's result; the same filters), keeping every --every-th
+position (the fit is plain Python: about 80,000 positions take some ten minutes).
+Needs `pip install chess`.
 """
-import argparse, csv, math, os, random, sys
+import argparse, csv, math, os, random, subprocess, sys
 
 import chess, chess.engine
 
@@ -27,6 +32,33 @@ VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.
 def material(board):
     m = sum(VALUES[p.piece_type] for p in board.piece_map().values() if p.piece_type in VALUES)
     return min(max(m, 17), 78)
+
+
+def material_of_fen(fen):
+    """`material` for a FEN's placement."""
+    letters = {'p': 1, 'n': 3, 'b': 3, 'r': 5, 'q': 9}
+    m = sum(letters.get(c.lower(), 0) for c in fen.split()[0])
+    return min(max(m, 17), 78)
+
+
+def read_datagen(engine_path, directory, every):
+    """Rows (cp, material, result) from datagen files, side to move's view, every `every`-th
+    position (mates and |cp| > 1500 left out, as in self-play)."""
+    dump = subprocess.run([engine_path, 'datagen', '--dump', directory], capture_output=True,
+                          text=True, check=True).stdout
+    rows = []
+    for i, line in enumerate(dump.splitlines()):
+        if i % every:
+            continue
+        fen, _move, score, white_result = (x.strip() for x in line.split('|'))
+        cp, white_result = int(score), float(white_result)
+        if abs(cp) > 1500:
+            continue
+        result = {1.0: 1, 0.5: 0, 0.0: -1}[white_result]
+        if fen.split()[1] == 'b':
+            cp, result = -cp, -result
+        rows.append((cp, material_of_fen(fen), result))
+    return rows
 
 
 def play_games(engine_path, games, nodes, book, seed, out_path):
@@ -118,8 +150,12 @@ def main():
     ap.add_argument('--book', default=BOOK)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--data', default='/tmp/wdl_positions.csv')
+    ap.add_argument('--from-datagen', metavar='DIR', help='fit on these datagen files instead')
+    ap.add_argument('--every', type=int, default=1, help='with --from-datagen: every N-th position')
     args = ap.parse_args()
-    if os.path.exists(args.data):
+    if args.from_datagen:
+        rows = read_datagen(args.engine, args.from_datagen, max(args.every, 1))
+    elif os.path.exists(args.data):
         with open(args.data) as f:
             rows = [(int(r['cp']), int(r['material']), int(r['result'])) for r in csv.DictReader(f)]
     else:

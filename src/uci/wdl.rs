@@ -10,11 +10,15 @@ use shakmaty::{Chess, Position, Role};
 use crate::search::params::piece_value;
 use crate::search::score::is_mate;
 
-/// `a = A.0 + A.1 * material`, in centipawns. Fitted by `bench/fit_wdl.py --games 300 --nodes
-/// 4000` on 33,607 positions of self-play (2moves book), 2026-11-22.
-const A: (f64, f64) = (380.47, -3.7763);
+/// `a = A.0 + A.1 * material`, in centipawns. Fitted on the network's own games, 2026-11-25:
+/// `bench/fit_wdl.py --from-datagen DIR --every 5` on the datagen batches s5, s6 and s7
+/// (`nnue/DATA.md`: net 1 self-play at 5,000 nodes a move, 2,954 games), 82,641 positions.
+/// Mean -log likelihood 0.741, on two other fifths of those positions 0.741 against 0.768 for
+/// the previous constants (380.47, -3.7763; 218.90, -0.9323), which were fitted on 33,607
+/// positions of the hand-written evaluation's self-play.
+const A: (f64, f64) = (503.93, -5.7347);
 /// `b = B.0 + B.1 * material`, in centipawns (same fit).
-const B: (f64, f64) = (218.90, -0.9323);
+const B: (f64, f64) = (231.06, -1.8512);
 
 /// The chances of a line the search proved to end in a draw by rule.
 pub const PROVEN_DRAW: [u32; 3] = [0, 1000, 0];

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""What a match's PGN says about one engine: results per opponent, how the draws ended, the
+repetition draws with the engine's scores before them, and how close its clock came to zero.
+
+  python3 bench/pgn_report.py games.pgn [more.pgn ...] [--engine Threefold]
+
+Reads PGNs as fastchess and cutechess-cli write them: each move's comment starts with
+`score/depth time` (`{+0.35/12 0.123s}`), the `TimeControl` header is `base+increment` in
+seconds. The clock is rebuilt move by move (base, plus the increment, minus each move's time:
+fastchess's order), so it is as exact as the times the tournament manager wrote down; a game
+lost on time shows up as a clock below zero (under cutechess-cli, which adds the increment
+after the move, the lowest clock reads one increment high). Needs `pip install chess`.
+"""
+import argparse, collections, math, re
+
+import chess, chess.pgn
+
+MOVE_COMMENT = re.compile(r'\s*([+-]?(?:\d+\.\d+|M\d+))/\d+\s+([\d.]+)s')
+
+
+def elo(score):
+    """Elo difference for a score fraction (None at 0 or 1)."""
+    return -400 * math.log10(1 / score - 1) if 0 < score < 1 else None
+
+
+def time_control(headers):
+    """(base, increment) in seconds, or None for a time control this does not read."""
+    m = re.fullmatch(r'(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)', headers.get('TimeControl', ''))
+    return (float(m.group(1)), float(m.group(2))) if m else None
+
+
+def draw_kind(board, headers):
+    """How a drawn game ended, from the final position (or the PGN's termination)."""
+    if board.is_repetition(3):
+        return 'repetition'
+    if board.is_fifty_moves():
+        return 'fifty moves'
+    if board.is_insufficient_material():
+        return 'material'
+    if board.is_stalemate():
+        return 'stalemate'
+    return headers.get('Termination', 'other')
+
+
+def read(paths, engine):
+    results = collections.defaultdict(lambda: [0, 0, 0])
+    draws = collections.Counter()
+    repetitions = []
+    lowest_clocks = []
+    for path in paths:
+        with open(path) as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                h = game.headers
+                if engine not in (h.get('White'), h.get('Black')):
+                    continue
+                ours = chess.WHITE if h['White'] == engine else chess.BLACK
+                opponent = h['Black'] if ours == chess.WHITE else h['White']
+                points = {'1-0': 1, '0-1': -1}.get(h.get('Result'), 0)
+                if h.get('Result') not in ('1-0', '0-1', '1/2-1/2'):
+                    continue
+                if ours == chess.BLACK:
+                    points = -points
+                results[opponent][1 - points] += 1
+                tc = time_control(h)
+                clock = tc[0] if tc else None
+                lowest = clock
+                scores = []
+                board = game.board()
+                for node in game.mainline():
+                    mover = board.turn
+                    board.push(node.move)
+                    m = MOVE_COMMENT.match(node.comment or '')
+                    if not m or mover != ours:
+                        continue
+                    if not m.group(1).lstrip('+-').startswith('M'):
+                        scores.append(float(m.group(1)))
+                    if clock is not None:
+                        # fastchess credits the increment when the move starts (its "34 ms
+                        # overrun" messages match this order); cutechess-cli after the move.
+                        clock += tc[1] - float(m.group(2))
+                        lowest = min(lowest, clock)
+                if lowest is not None:
+                    lowest_clocks.append(lowest)
+                if points == 0:
+                    kind = draw_kind(board, h)
+                    draws[kind] += 1
+                    if kind == 'repetition' and scores:
+                        last = scores[-6:]
+                        repetitions.append((opponent, h.get('Round', '?'), sum(last) / len(last),
+                                            max(last)))
+    return results, draws, repetitions, lowest_clocks
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('pgn', nargs='+')
+    ap.add_argument('--engine', default='Threefold', help='the player name in the PGN')
+    args = ap.parse_args()
+    results, draws, repetitions, lowest = read(args.pgn, args.engine)
+    total = [0, 0, 0]
+    print(f'{args.engine} (wins / draws / losses, score, Elo):')
+    for opponent, (w, d, l) in sorted(results.items()):
+        total = [total[0] + w, total[1] + d, total[2] + l]
+        n = w + d + l
+        e = elo((w + d / 2) / n)
+        print(f'  {opponent:16} +{w} ={d} -{l}  {n} games  {(w + d / 2) / n:.3f}  '
+              + (f'{e:+.0f}' if e is not None else 'n/a'))
+    print(f'draws: {dict(draws)}')
+    if repetitions:
+        print('repetition draws (mean and highest of its last six scores, its own view):')
+        for opponent, rnd, mean, high in repetitions:
+            print(f'  {opponent:16} round {rnd:>5}  mean {mean:+.2f}  highest {high:+.2f}')
+    if lowest:
+        lowest.sort()
+        n = len(lowest)
+        print(f'lowest clock in a game: min {lowest[0]:.3f} s, median {lowest[n // 2]:.3f} s; '
+              f'below 0 (lost on time): {sum(c < 0 for c in lowest)}, '
+              f'below 0.3 s: {sum(c < 0.3 for c in lowest)} of {n} games')
+
+
+if __name__ == '__main__':
+    main()

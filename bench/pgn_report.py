@@ -23,6 +23,20 @@ def elo(score):
     return -400 * math.log10(1 / score - 1) if 0 < score < 1 else None
 
 
+def elo_text(w, d, l):
+    """Elo with its 95% interval (normal approximation over the games' scores)."""
+    n = w + d + l
+    mean = (w + d / 2) / n
+    variance = (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + l * mean ** 2) / n
+    margin = 1.96 * math.sqrt(variance / n)
+    values = [elo(x) for x in (mean, mean - margin, mean + margin)]
+    if values[0] is None:
+        return 'n/a'
+    low = f'{values[1]:+.0f}' if values[1] is not None else '-inf'
+    high = f'{values[2]:+.0f}' if values[2] is not None else '+inf'
+    return f'{values[0]:+.0f} [{low}, {high}]'
+
+
 def time_control(headers):
     """(base, increment) in seconds, or None for a time control this does not read."""
     m = re.fullmatch(r'(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)', headers.get('TimeControl', ''))
@@ -97,14 +111,11 @@ def main():
     ap.add_argument('--engine', default='Threefold', help='the player name in the PGN')
     args = ap.parse_args()
     results, draws, repetitions, lowest = read(args.pgn, args.engine)
-    total = [0, 0, 0]
-    print(f'{args.engine} (wins / draws / losses, score, Elo):')
+    print(f'{args.engine} (wins / draws / losses, score, Elo [95% interval]):')
     for opponent, (w, d, l) in sorted(results.items()):
-        total = [total[0] + w, total[1] + d, total[2] + l]
         n = w + d + l
-        e = elo((w + d / 2) / n)
         print(f'  {opponent:16} +{w} ={d} -{l}  {n} games  {(w + d / 2) / n:.3f}  '
-              + (f'{e:+.0f}' if e is not None else 'n/a'))
+              f'{elo_text(w, d, l)}')
     print(f'draws: {dict(draws)}')
     if repetitions:
         print('repetition draws (mean and highest of its last six scores, its own view):')

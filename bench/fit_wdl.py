@@ -34,13 +34,6 @@ def material(board):
     return min(max(m, 17), 78)
 
 
-def material_of_fen(fen):
-    """`material` for a FEN's placement."""
-    letters = {'p': 1, 'n': 3, 'b': 3, 'r': 5, 'q': 9}
-    m = sum(letters.get(c.lower(), 0) for c in fen.split()[0])
-    return min(max(m, 17), 78)
-
-
 def read_datagen(engine_path, directory, every):
     """Rows (cp, material, result) from datagen files, side to move's view, every `every`-th
     position (mates and |cp| > 1500 left out, as in self-play)."""
@@ -57,7 +50,7 @@ def read_datagen(engine_path, directory, every):
         result = {1.0: 1, 0.5: 0, 0.0: -1}[white_result]
         if fen.split()[1] == 'b':
             cp, result = -cp, -result
-        rows.append((cp, material_of_fen(fen), result))
+        rows.append((cp, material(chess.Board(fen)), result))
     return rows
 
 

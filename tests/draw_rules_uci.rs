@@ -278,3 +278,22 @@ fn a_game_played_on_past_its_end_reports_the_end_not_claims() {
         "{strings:?}"
     );
 }
+
+#[test]
+fn a_forced_move_into_a_perpetual_shows_the_draw() {
+    // Black's king is in check with one legal move (Kb8), and White then checks forever. A
+    // forced move needs no thought, but a GUI graphs the score it reports: it must be the
+    // perpetual's 0.00, not the +9.87 of Black's extra rook that a depth-1 search sees.
+    let mut e = started();
+    e.send("position fen k3r3/5pp1/Q4p2/3P3p/3K3P/6P1/3b1P2/3br3 b - - 11 48");
+    e.send("go wtime 10000 btime 10000 winc 100 binc 100");
+    let (lines, mv) = e.bestmove(30 * SECOND);
+    assert_eq!(mv, "a8b8");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score "))
+        .unwrap_or_else(|| panic!("no score reported: {lines:?}"));
+    assert!(last.contains(" score cp 0 "), "{last}");
+    assert!(!last.contains(" depth 1 "), "{last}");
+}

@@ -7,7 +7,8 @@
 //! Between iterations the soft limit is scaled by how settled the search looks (`SearchTrend`):
 //! a best move that keeps changing, a falling score, or nodes spread over several root moves
 //! earn more time; a best move that has held for many iterations and took most of the nodes
-//! earns less.
+//! earns less. A reserve of a few increments is kept out of every budget, and a root with one
+//! legal move gets a small share of the soft limit ([`SINGLE_REPLY_SOFT_SHARE`]).
 
 use std::time::{Duration, Instant};
 
@@ -27,6 +28,9 @@ pub struct TimeManager {
 /// Moves assumed left in the game when the clock does not say.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 
+/// Increments of the clock that no budget touches (see [`TimeManager::new`]).
+const RESERVE_INCREMENTS: u64 = 3;
+
 impl TimeManager {
     /// The budget for `limits`, with `overhead_ms` kept back per move for GUI and network lag.
     pub fn new(limits: &Limits, overhead_ms: u64) -> TimeManager {
@@ -39,9 +43,19 @@ impl TimeManager {
             let moves = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| {
                 (m as u64).clamp(1, DEFAULT_MOVES_TO_GO)
             });
-            let share = left / moves + clock.increment_ms * 3 / 4;
-            // Never plan on more than a fraction of what is left, so later moves get time too.
-            let cap = if moves == 1 { left * 9 / 10 } else { left / 2 };
+            // A few increments (at most half the clock) are kept out of every budget: a clock
+            // that a long game or a busy machine has run down to a few increments then spends
+            // less than the increment per move and grows again, instead of living on the edge
+            // where one late reschedule loses on time.
+            let reserve = (clock.increment_ms * RESERVE_INCREMENTS).min(left / 2);
+            let usable = left - reserve;
+            let share = usable / moves + clock.increment_ms * 3 / 4;
+            // Never plan on more than a fraction of what is usable, so later moves get time too.
+            let cap = if moves == 1 {
+                usable * 9 / 10
+            } else {
+                usable / 2
+            };
             let soft = share.min(cap).max(1);
             let hard = (soft * 4).min(cap).max(soft);
             (Some(soft), Some(hard))
@@ -85,6 +99,10 @@ impl TimeManager {
 /// Share of the soft limit after which no new iteration starts, when the search looks neither
 /// settled nor unsettled (scale 1).
 pub const BASE_SOFT_SHARE: f64 = 0.7;
+
+/// Share of the soft limit after which no new iteration starts when the root has one legal
+/// move: enough for a score that means something, little of the clock.
+pub const SINGLE_REPLY_SOFT_SHARE: f64 = 0.1;
 
 /// How the iterations so far have gone: the basis for spending more or less of the soft limit.
 #[derive(Debug, Clone, Default)]
@@ -142,6 +160,7 @@ impl SearchTrend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::limits::Clock;
     use shakmaty::{Role, Square};
 
     fn quiet(from: Square, to: Square) -> Move {
@@ -169,6 +188,46 @@ mod tests {
         assert!(settled.soft_scale(0.9) < 0.7);
         assert!(changing.soft_scale(0.4) > 1.8);
         assert!(settled.soft_scale(0.9) < settled.soft_scale(0.3));
+    }
+
+    fn budget_ms(time_ms: u64, increment_ms: u64) -> (u64, u64) {
+        let limits = Limits {
+            clock: Some(Clock {
+                time_ms,
+                increment_ms,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let (soft, hard) = TimeManager::new(&limits, 10).budget();
+        let ms = |d: Option<Duration>| d.map_or(0, |d| d.as_millis() as u64);
+        (ms(soft), ms(hard))
+    }
+
+    #[test]
+    fn a_clock_down_to_a_few_increments_grows_again() {
+        // 10+0.1 late in a long game, three increments or less on the clock: even a search
+        // that runs to its hard limit leaves the clock higher than it found it.
+        for time_ms in [50, 150, 200, 300, 335] {
+            let (soft, hard) = budget_ms(time_ms, 100);
+            assert!(
+                soft <= hard && hard + 10 < 100,
+                "{time_ms} ms: {soft}/{hard}"
+            );
+        }
+        // A healthy clock is spent as before the reserve, give or take the reserve's share.
+        let (soft, hard) = budget_ms(10_000, 100);
+        assert!(
+            (390..=410).contains(&soft) && hard == 4 * soft,
+            "{soft}/{hard}"
+        );
+    }
+
+    #[test]
+    fn without_an_increment_the_clock_is_shared_out_to_the_end() {
+        let (soft, hard) = budget_ms(3_000, 0);
+        assert_eq!(soft, (3_000 - 10) / DEFAULT_MOVES_TO_GO);
+        assert!(hard <= (3_000 - 10) / 2);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use super::repetition::KeyStack;
 use super::root::mates_within;
 use super::score::{INFINITE, MAX_PLY, draw_value};
 use super::tablebase::{RootResult, Tables};
-use super::time::{BASE_SOFT_SHARE, SearchTrend, TimeManager};
+use super::time::{BASE_SOFT_SHARE, SINGLE_REPLY_SOFT_SHARE, SearchTrend, TimeManager};
 use super::tt::TranspositionTable;
 use super::{Report, Settings, Signals};
 use crate::game::Game;
@@ -241,9 +241,15 @@ impl Worker<'_> {
         if limits.infinite || self.pondering() {
             return false;
         }
-        let single_reply = self.root.moves.len() == 1 && limits.clock.is_some();
-        let scale = self.root.trend.soft_scale(self.best_move_node_share());
-        single_reply || self.budget.time.soft_expired(BASE_SOFT_SHARE * scale)
+        // A forced move is not worth the clock, but a depth-1 score is not worth showing:
+        // the one reply is searched for a small share of the budget, so the score a GUI
+        // graphs (a perpetual's 0.00, a mate) is a real one.
+        let share = if self.root.moves.len() == 1 {
+            SINGLE_REPLY_SOFT_SHARE
+        } else {
+            BASE_SOFT_SHARE * self.root.trend.soft_scale(self.best_move_node_share())
+        };
+        self.budget.time.soft_expired(share)
     }
 
     /// The share of this iteration's root-move nodes spent below the best move.

@@ -363,3 +363,49 @@ fn the_converter_reads_chess960_as_the_arbiter_does() {
         .collect();
     assert_eq!(castles, ["e1f1", "e8f8"]);
 }
+
+#[test]
+fn the_batches_kept_in_the_repository_are_whole_and_match_the_manifest() {
+    // nnue/DATA.md has a row for every batch; the rows of batches kept in nnue/data/ must
+    // count exactly what the files hold, so a file cut short or a row copied wrong shows.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("nnue/DATA.md")).expect("nnue/DATA.md");
+    let mut checked = 0;
+    for row in manifest
+        .lines()
+        .filter(|l| l.contains("kept in `nnue/data/`"))
+    {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        // | date | directory | files | nodes | openings | commit | games | positions | W/D/L |
+        let seed = cells[3].split('-').next().expect("s<SEED>-t<THREAD>");
+        let number = |i: usize| cells[i].parse::<u64>().expect("a count");
+        let wdl: Vec<u64> = cells[9]
+            .split('/')
+            .map(|n| n.parse().expect("W/D/L"))
+            .collect();
+        let mut t = run::Tally::default();
+        for file in stats::data_files(&root.join("nnue/data")).expect("nnue/data") {
+            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.starts_with(&format!("{seed}-")) {
+                let stats = stats::collect(&file).expect("readable");
+                assert!(stats.problems.is_empty(), "{name}: {:?}", stats.problems);
+                t.games += stats.tally.games;
+                t.positions += stats.tally.positions;
+                t.white_wins += stats.tally.white_wins;
+                t.draws += stats.tally.draws;
+                t.black_wins += stats.tally.black_wins;
+            }
+        }
+        assert_eq!(
+            (
+                t.games,
+                t.positions,
+                vec![t.white_wins, t.draws, t.black_wins]
+            ),
+            (number(7), number(8), wdl),
+            "{row}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 1, "no batch of nnue/data/ in nnue/DATA.md");
+}

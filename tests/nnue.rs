@@ -291,13 +291,14 @@ fn kernel_speed() {
     }
 }
 
-/// Every net in `nnue/` (net 0, a pipeline test; net 1, the first trained to play) is a valid
-/// file of the documented shape that tells positions apart.
+/// Every net in `nnue/` (net 0, a pipeline test; net 1, the first trained to play; net 2, on
+/// net 1's games) is a valid file of the documented shape that tells positions apart.
 #[test]
 fn the_committed_nets_load() {
-    let nets: [&[u8]; 2] = [
+    let nets: [&[u8]; 3] = [
         include_bytes!("../nnue/net0-h64.nnue"),
         include_bytes!("../nnue/net1-h64.nnue"),
+        include_bytes!("../nnue/net2-h64.nnue"),
     ];
     for bytes in nets {
         let net = Network::from_bytes(bytes).expect("loads");

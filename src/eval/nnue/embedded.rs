@@ -14,12 +14,20 @@ use std::sync::{Arc, OnceLock};
 
 use super::network::Network;
 
+/// The embedded network's file, relative to the repository root: named once here, for
+/// [`EMBEDDED_FILE`] and for `include_bytes!`, which takes only a literal.
+macro_rules! embedded_file {
+    () => {
+        "nnue/net1-h64.nnue"
+    };
+}
+
 /// The embedded network's file, relative to the repository root (for messages and `eval`).
-pub const EMBEDDED_FILE: &str = "nnue/net1-h64.nnue";
+pub const EMBEDDED_FILE: &str = embedded_file!();
 
 /// The embedded network's bytes.
 static EMBEDDED_BYTES: &[u8] =
-    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net1-h64.nnue"));
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/", embedded_file!()));
 
 /// Whether the engine evaluates with a network by default (`UseNNUE`'s default). True since
 /// net 1 passed SPRT [0, 10] against the hand-written evaluation at 5+0.05 (`nnue/NETS.md`)

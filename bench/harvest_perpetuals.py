@@ -3,6 +3,7 @@
 
     python3 bench/harvest_perpetuals.py games.pgn [more.pgn ...] --out bench/data/perpetuals.jsonl \
         [--stockfish /usr/games/stockfish] [--movetime 3000] [--append]
+    python3 bench/harvest_perpetuals.py --verify --out bench/data/perpetuals.jsonl [--ids ID,ID]
 
 Every run of three or more consecutive checks by a side that is two pawns or more behind in
 material is a candidate: the position before the first check of the run (the checking side to
@@ -14,7 +15,12 @@ bare FEN at `--movetime` ms:
 
 - perpetual: the best line scores exactly 0.00, its moves repeat a position (the draw is a
   repetition, not a level evaluation), and the second best line scores -200 or worse (so only
-  the draw saves the side to move);
+  the draw saves the side to move); and the side drawn against cannot leave the repetition
+  at no cost: along Stockfish's drawing line, at each of that side's moves up to the repetition,
+  Stockfish (MultiPV 4, `--escape-ms`) scores none of its other moves within 0.50 of the draw,
+  0.00 itself aside (another way to the draw). A case that fails only this last test is kept as
+  *escapable*, with the escape found: its 0.00 rests on evaluating the escape a little below
+  the draw, which a proof-speed suite cannot ask of every evaluation;
 - false perpetual: the side to move gives check with its best move, but the score is 1.50 or
   more away from 0.00 either way, short of a mate (the checks run out, or the side is better
   off playing on).
@@ -42,6 +48,11 @@ MATERIAL_BEHIND = 200
 REPETITION_PLIES = 10
 LOST = -200
 FAR = 150
+# The side drawn against escapes when one of its moves along the drawing line scores within this
+# many centipawns of the draw, and not 0.00 (another way to a draw is no escape). A move far
+# better than the draw says only that the line went wrong there (Stockfish's line is not all
+# best play), not that the draw can be avoided at no cost.
+ESCAPE_MARGIN = 50
 # Scores at or beyond this are mates (or as good as): a mating attack is no false perpetual.
 NOT_MATE = 3000
 
@@ -141,6 +152,36 @@ def pv_repeats(board, pv):
     return False
 
 
+def find_escape(engine, board, pv, movetime_ms):
+    """Walks Stockfish's drawing line `pv` from `board`; at every node of the side drawn against
+    (the opponent of the side to move at `board`), until the line repeats a position, looks at
+    that side's moves (MultiPV 4). Returns the first escape, a dict of ply, FEN, move and score,
+    or None when the draw is forced: no other move scores within `ESCAPE_MARGIN` of the draw for
+    that side, other than 0.00 itself (another repetition, or a draw of another kind). An escape
+    scores near the draw by the evaluation alone: the case's 0.00 is then no proof."""
+    board = board.copy()
+    drawn_against = not board.turn
+    for ply, text in enumerate(pv):
+        move = chess.Move.from_uci(text)
+        if move not in board.legal_moves:
+            return None
+        if board.turn == drawn_against:
+            engine.protocol.send_line('ucinewgame')
+            infos = engine.analyse(board, chess.engine.Limit(time=movetime_ms / 1000), multipv=4)
+            for info in infos:
+                if not info.get('pv') or info['pv'][0] == move:
+                    continue
+                score = info['score'].pov(board.turn)
+                cp = score.score(mate_score=100000)
+                if -ESCAPE_MARGIN < cp < ESCAPE_MARGIN and cp != 0:
+                    return {'ply': ply, 'fen': board.fen(), 'move': info['pv'][0].uci(),
+                            'score': cp, 'pv': [m.uci() for m in info['pv'][:8]]}
+        board.push(move)
+        if board.is_repetition(2):
+            break
+    return None
+
+
 def promising(lines, board):
     """After the quick look: could this be a perpetual or a false perpetual at all?"""
     if 1 not in lines:
@@ -171,9 +212,35 @@ def judge(engine, board, movetime_ms):
     return lines, settle_ms(history)
 
 
+def verify(args):
+    """Looks for escapes along the line of every perpetual (or escapable) case in `args.out` and
+    rewrites the file with the kinds found; other cases are kept as they are."""
+    with open(args.out) as f:
+        cases = [json.loads(line) for line in f if line.strip()]
+    engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    engine.configure({'Threads': 1, 'Hash': 64})
+    ids = {i for i in args.ids.split(',') if i}
+    for case in cases:
+        if case['kind'] not in ('perpetual', 'escapable') or (ids and case['id'] not in ids):
+            continue
+        escape = find_escape(engine, chess.Board(case['fen']), case['sf_pv'], args.escape_ms)
+        case.pop('escape', None)
+        case['kind'] = 'escapable' if escape else 'perpetual'
+        if escape:
+            case['escape'] = escape
+            print(f"{case['id']}: escapable at ply {escape['ply']}: {escape['move']} "
+                  f"{escape['score']:+d} ({escape['fen']})", file=sys.stderr)
+        else:
+            print(f"{case['id']}: forced", file=sys.stderr)
+    engine.quit()
+    with open(args.out, 'w') as out:
+        for case in cases:
+            out.write(json.dumps(case) + '\n')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('pgn', nargs='+')
+    ap.add_argument('pgn', nargs='*')
     ap.add_argument('--out', required=True)
     ap.add_argument('--append', action='store_true')
     ap.add_argument('--stockfish', default='/usr/games/stockfish')
@@ -183,7 +250,17 @@ def main():
                     help='ms of a quick look first; only promising candidates get --movetime')
     ap.add_argument('--max-false', type=int, default=40,
                     help='stop keeping false perpetuals once the output holds this many')
+    ap.add_argument('--escape-ms', type=int, default=1000,
+                    help='ms of each look for an escape along a perpetual\'s line')
+    ap.add_argument('--verify', action='store_true',
+                    help='look for escapes in the perpetuals already in --out and rewrite it')
+    ap.add_argument('--ids', default='', help='with --verify: only these cases (ID,ID)')
     args = ap.parse_args()
+    if args.verify:
+        verify(args)
+        return
+    if not args.pgn:
+        ap.error('give the PGN files to harvest (or --verify)')
 
     seen = set()
     next_id = {'perpetual': 1, 'false': 1}
@@ -192,8 +269,9 @@ def main():
             for line in f:
                 case = json.loads(line)
                 seen.add(' '.join(case['fen'].split()[:4]))
-                kind = case['kind']
-                next_id[kind] = max(next_id[kind], int(case['id'].split('-')[-1]) + 1)
+                # Ids number the harvest's two findings; an escapable case keeps its perpetual id.
+                prefix, number = case['id'].rsplit('-', 1)
+                next_id[prefix] = max(next_id[prefix], int(number) + 1)
 
     todo = []
     for path in args.pgn:
@@ -242,8 +320,10 @@ def main():
             drawing = sorted({ln[1][0] for ln in lines.values() if ln[0] == 0 and ln[1]})
             first = chess.Move.from_uci(pv[0])
             checks = board.gives_check(first)
+            escape = None
             if best == 0 and second is not None and second <= LOST and pv_repeats(bare, pv):
                 kind = 'perpetual'
+                escape = find_escape(engine, bare, pv, args.escape_ms)
             elif (checks and best is not None and FAR <= abs(best) < NOT_MATE
                   and next_id['false'] <= args.max_false):
                 kind = 'false'
@@ -251,7 +331,7 @@ def main():
                 continue
             case = {
                 'id': f'{kind}-{next_id[kind]:03d}',
-                'kind': kind,
+                'kind': 'escapable' if escape else kind,
                 'fen': board.fen(),
                 'start_fen': start_fen,
                 'moves': [m.uci() for m in moves],
@@ -263,6 +343,8 @@ def main():
                 'sf_settle_ms': settled,
                 'source': f'{source} ply {ply} ({why})',
             }
+            if escape:
+                case['escape'] = escape
             next_id[kind] += 1
             kept[kind] += 1
             out.write(json.dumps(case) + '\n')

@@ -14,6 +14,11 @@ analysis mode contempt is off).
   later report scores 0.00 up to the end of the search; its time is the engine's own `time`
   field. With contempt C the draw is worth -C to the engine, so the score to reach is -C.
 - A *false perpetual* passes when the last report does not score 0.00 (-C with contempt).
+- An *escapable* case looked like a perpetual (Stockfish 0.00, every other move -2.00 or worse)
+  but the side drawn against has a move off the repetition that Stockfish scores within 0.50 of
+  the draw (`harvest_perpetuals.py --verify`): the 0.00 is then an evaluation, not a proof, and
+  the engine passes when it plays a drawing move and its last score is above -1.00 (with
+  contempt too: every other move still loses).
 - With contempt, a perpetual passes when the engine's last score is -C (it took the draw though
   a draw costs it C), a false perpetual when it is not.
 
@@ -35,6 +40,9 @@ from paths import ENGINE, HERE
 
 SUITE = os.path.join(HERE, 'data', 'perpetuals.jsonl')
 CONTEMPT = 50
+# An escapable case holds when the engine's last score is above this (it does not think the
+# drawing move loses).
+NOT_LOST = -100
 
 
 def run(engine, case, mode, movetime_ms, draw):
@@ -86,6 +94,15 @@ def play(engine, case, movetime_ms):
 
 def fmt(ms):
     return 'never' if ms is None else f'{ms}'
+
+
+def fmt_cp(cp):
+    return 'mate' if cp is None else f'{cp:+d}'
+
+
+def holds(case, last, best):
+    """An escapable case: a drawing move played, and a score that is not lost."""
+    return best in case['drawing_moves'] and last is not None and last > NOT_LOST
 
 
 def median_ms(times, limit):
@@ -140,22 +157,30 @@ def main():
         for mode in ('bare', 'history'):
             if mode not in modes:
                 continue
-            t_ms, t_last, _, t_nodes = run(tf, case, mode, args.movetime, 0)
-            s_ms, s_last = (None, None)
+            t_ms, t_last, t_best, t_nodes = run(tf, case, mode, args.movetime, 0)
+            s_ms, s_last, s_best = (None, None, None)
             if sf:
-                s_ms, s_last, _, _ = run(sf, case, mode, args.movetime, 0)
+                s_ms, s_last, s_best, _ = run(sf, case, mode, args.movetime, 0)
             row[mode] = {'tf_ms': t_ms, 'tf_last': t_last, 'tf_nodes': t_nodes,
                          'sf_ms': s_ms, 'sf_last': s_last}
             if perpetual:
                 ratio = '' if t_ms is None or not s_ms else f'{t_ms / max(s_ms, 1):.2f}'
                 line += f' {fmt(t_ms):>11} {fmt(s_ms):>11} {ratio:>6}'
+            elif case['kind'] == 'escapable':
+                row[mode]['tf_holds'] = holds(case, t_last, t_best)
+                shown = f"{'ok' if row[mode]['tf_holds'] else 'LOST'} {fmt_cp(t_last)}"
+                sf_shown = '' if not sf else f"{'ok' if holds(case, s_last, s_best) else 'LOST'} {fmt_cp(s_last)}"
+                line += f' {shown:>11} {sf_shown:>11} {"":>6}'
             else:
                 line += f" {'ok' if t_last != 0 else 'DRAW':>11} {'ok' if s_last != 0 else 'DRAW':>11} {'':>6}"
         if 'contempt' in modes:
             for c in (CONTEMPT, -CONTEMPT):
                 tf.configure({'Contempt': c})
                 t_last, best = play(tf, case, args.movetime)
-                ok = (t_last == -c) if perpetual else (t_last != -c)
+                if case['kind'] == 'escapable':
+                    ok = best in case['drawing_moves']
+                else:
+                    ok = (t_last == -c) if perpetual else (t_last != -c)
                 row[f'contempt{c:+d}'] = {'tf_last': t_last, 'best': best, 'ok': ok}
                 line += f" {'ok' if ok else 'FAIL':>5}"
             tf.configure({'Contempt': 0})
@@ -197,6 +222,14 @@ def main():
         if sf:
             line += f", Stockfish {sum(r[mode]['sf_last'] == 0 for r in falses)}/{len(falses)}"
         print(line)
+    escapable = [r for r in rows if r['kind'] == 'escapable']
+    for mode in ('bare', 'history'):
+        if mode not in modes or not escapable:
+            continue
+        held = sum(r[mode]['tf_holds'] for r in escapable)
+        failed |= held < len(escapable)
+        print(f'{mode}: escapable cases held (a drawing move, score above {NOT_LOST / 100:.2f}): '
+              f'Threefold {held}/{len(escapable)}')
     if 'contempt' in modes:
         for c in (CONTEMPT, -CONTEMPT):
             bad = [r['id'] for r in rows if not r[f'contempt{c:+d}']['ok']]

@@ -10,15 +10,15 @@ use shakmaty::{Chess, Position, Role};
 use crate::search::params::piece_value;
 use crate::search::score::is_mate;
 
-/// `a = A.0 + A.1 * material`, in centipawns. Fitted on the network's own games, 2026-11-25:
-/// `bench/fit_wdl.py --from-datagen DIR --every 5` on the datagen batches s5, s6 and s7
-/// (`nnue/DATA.md`: net 1 self-play at 5,000 nodes a move, 2,954 games), 82,641 positions.
-/// Mean -log likelihood 0.741, on two other fifths of those positions 0.741 against 0.768 for
-/// the previous constants (380.47, -3.7763; 218.90, -0.9323), which were fitted on 33,607
-/// positions of the hand-written evaluation's self-play.
-const A: (f64, f64) = (503.93, -5.7347);
+/// `a = A.0 + A.1 * material`, in centipawns. Fitted on the built-in network's own games
+/// (net 2), 2026-11-25: `bench/fit_wdl.py --from-datagen DIR --every 5` on the first 2,912
+/// games of batch s10 (`nnue/DATA.md`: net 2 self-play at 5,000 nodes a move), 77,697
+/// positions. Mean -log likelihood 0.6657; on another fifth of those games' positions 0.6656
+/// against 0.6829 for the previous constants (503.93, -5.7347; 231.06, -1.8512), which were
+/// fitted on net 1's games (batches s5-s7).
+const A: (f64, f64) = (402.11, -4.3666);
 /// `b = B.0 + B.1 * material`, in centipawns (same fit).
-const B: (f64, f64) = (231.06, -1.8512);
+const B: (f64, f64) = (148.66, -0.6462);
 
 /// The chances of a line the search proved to end in a draw by rule.
 pub const PROVEN_DRAW: [u32; 3] = [0, 1000, 0];

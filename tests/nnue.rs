@@ -292,13 +292,15 @@ fn kernel_speed() {
 }
 
 /// Every net in `nnue/` (net 0, a pipeline test; net 1, the first trained to play; net 2, on
-/// net 1's games) is a valid file of the documented shape that tells positions apart.
+/// net 1's games; net 3, on the games of nets 1 and 2) is a valid file of the documented shape
+/// that tells positions apart.
 #[test]
 fn the_committed_nets_load() {
-    let nets: [&[u8]; 3] = [
+    let nets: [&[u8]; 4] = [
         include_bytes!("../nnue/net0-h64.nnue"),
         include_bytes!("../nnue/net1-h64.nnue"),
         include_bytes!("../nnue/net2-h64.nnue"),
+        include_bytes!("../nnue/net3-h64.nnue"),
     ];
     for bytes in nets {
         let net = Network::from_bytes(bytes).expect("loads");

@@ -169,7 +169,9 @@ def main():
             elif case['kind'] == 'escapable':
                 row[mode]['tf_holds'] = holds(case, t_last, t_best)
                 shown = f"{'ok' if row[mode]['tf_holds'] else 'LOST'} {fmt_cp(t_last)}"
-                sf_shown = '' if not sf else f"{'ok' if holds(case, s_last, s_best) else 'LOST'} {fmt_cp(s_last)}"
+                sf_shown = ''
+                if sf:
+                    sf_shown = f"{'ok' if holds(case, s_last, s_best) else 'LOST'} {fmt_cp(s_last)}"
                 line += f' {shown:>11} {sf_shown:>11} {"":>6}'
             else:
                 line += f" {'ok' if t_last != 0 else 'DRAW':>11} {'ok' if s_last != 0 else 'DRAW':>11} {'':>6}"

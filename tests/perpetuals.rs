@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use threefold::eval::nnue::Network;
-use threefold::game::{Game, parse_fen};
+use threefold::game::{Game, parse_fen, uci_text};
 use threefold::search::line::LineEnd;
 use threefold::search::{Limits, SearchResult, Searcher, Signals};
 
@@ -105,7 +105,7 @@ fn check_all(kind: &str, with_history: bool, evaluation: Evaluation) {
         if kind == "escapable" {
             let best = result
                 .best
-                .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string());
+                .map(|m| uci_text(m, shakmaty::CastlingMode::Standard));
             let drawing = case["drawing_moves"].as_array().expect("drawing moves");
             let plays_a_draw = drawing.iter().any(|d| d.as_str() == best.as_deref());
             if !plays_a_draw || result.score <= NOT_LOST {

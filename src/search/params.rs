@@ -70,6 +70,10 @@ pub const RAZOR_DEPTH: i32 = 2;
 pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
 /// The deepest depth reverse futility pruning applies at.
 pub const REVERSE_FUTILITY_DEPTH: i32 = 6;
+/// Reverse futility pruning spares a side with this many legal moves or fewer: there the
+/// static evaluation misses most (a king walking into a mating net, zugzwang), and the node is
+/// cheap to search.
+pub const REVERSE_FUTILITY_FEW_MOVES: usize = 2;
 /// Null-move pruning: the least depth it is tried at.
 pub const NULL_MOVE_DEPTH: i32 = 3;
 /// Null-move pruning: the base reduction, plus one ply per `NULL_MOVE_DEPTH_PER_PLY` of depth.

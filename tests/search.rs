@@ -14,12 +14,19 @@ use threefold::search::{Limits, SearchResult, Searcher, Signals};
 use threefold::uci::report::{UciScore, uci_score};
 
 fn search(fen: &str, depth: u32) -> SearchResult {
+    search_with(fen, depth, |_| {})
+}
+
+/// Searches `fen` to `depth` with a searcher that `configure` has set up (its evaluation).
+fn search_with(fen: &str, depth: u32, configure: impl FnOnce(&mut Searcher)) -> SearchResult {
     let game = Game::new(parse_fen(fen).expect("test FEN parses"));
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    Searcher::new(8).search(&game, &limits, &Signals::default(), &mut |_| {})
+    let mut searcher = Searcher::new(8);
+    configure(&mut searcher);
+    searcher.search(&game, &limits, &Signals::default(), &mut |_| {})
 }
 
 fn assert_mate(fen: &str, depth: u32, moves: i32, best: Option<&str>) {
@@ -55,14 +62,7 @@ fn mating_nets_are_seen_at_their_own_depth() {
     for network in networks {
         for (fen, moves) in cases {
             let depth = 2 * moves as u32;
-            let game = Game::new(parse_fen(fen).expect("test FEN parses"));
-            let limits = Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            };
-            let mut searcher = Searcher::new(8);
-            searcher.network = network.clone();
-            let result = searcher.search(&game, &limits, &Signals::default(), &mut |_| {});
+            let result = search_with(fen, depth, |s| s.network = network.clone());
             assert_eq!(
                 uci_score(result.score),
                 UciScore::MateIn(moves),

@@ -7,7 +7,7 @@
 //! reduction). A hash move that alone holds the node's score is searched a ply deeper
 //! (singular extension), found by searching the node without it at half depth.
 
-use shakmaty::{Chess, Move, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role};
 
 use super::Report;
 use super::ordering::{COUNTER_MOVE, Lineage, capture_score, material_gain, pick_next, piece_to};
@@ -710,21 +710,23 @@ fn late_move_reduction(depth: i32, index: usize) -> i32 {
     i32::from(table[(depth as usize).min(63)][index.min(63)])
 }
 
+/// The side to move's pieces other than pawns and king.
+fn own_pieces(pos: &Chess) -> Bitboard {
+    let board = pos.board();
+    board.by_color(pos.turn()) & !board.pawns() & !board.kings()
+}
+
 /// True when the side to move has a piece other than pawns and king.
+fn has_pieces(pos: &Chess) -> bool {
+    own_pieces(pos).any()
+}
+
 /// True when the side to move has `REVERSE_FUTILITY_FEW_MOVES` legal moves or fewer. A side
 /// with two pieces besides its king and pawns is taken to have more without generating them:
 /// that keeps the test off the busy nodes (it changes no node of `bench`, and costs it no
 /// speed, where generating the moves everywhere cost 5%).
 fn has_few_moves(pos: &Chess) -> bool {
-    let board = pos.board();
-    let pieces = board.by_color(pos.turn()) & !board.pawns() & !board.kings();
-    pieces.count() < 2 && pos.legal_moves().len() <= REVERSE_FUTILITY_FEW_MOVES
-}
-
-fn has_pieces(pos: &Chess) -> bool {
-    let board = pos.board();
-    let pieces = board.by_color(pos.turn()) & !board.pawns() & !board.kings();
-    pieces.any()
+    own_pieces(pos).count() < 2 && pos.legal_moves().len() <= REVERSE_FUTILITY_FEW_MOVES
 }
 
 /// The stored score of `e` when its bound settles the node's window (and a stored mate can

@@ -3,7 +3,7 @@
 
   python3 bench/fit_wdl.py [--engine target/release/threefold] [--games 300] [--nodes 4000]
                            [--data /tmp/wdl_positions.csv]
-  python3 bench/fit_wdl.py --from-datagen DIR [--every 5]
+  python3 bench/fit_wdl.py --from-datagen DIR [--every 5] [--offset 0] [--evaluate A0 A1 B0 B1]
 
 1. Self-play: --games games from ../shared/books/2moves_v1.epd openings, each move a
    fixed-node search (`go nodes N`, so a run is reproducible); every position's score (side to
@@ -17,7 +17,9 @@
 With --data pointing to an existing file, step 1 is skipped. With --from-datagen, step 1 reads
 the self-play games of `threefold datagen` files instead (`threefold datagen --dump`: every
 position's search score and the game's result; the same filters), keeping every --every-th
-position (the fit is plain Python: about 80,000 positions take some ten minutes).
+position from the --offset-th (the fit is plain Python: about 80,000 positions take some ten
+minutes). --evaluate skips the fit and prints how well the given constants predict the rows:
+with another --offset, a held-out check of a new fit against the constants in use.
 Needs `pip install chess`.
 """
 import argparse, csv, math, os, random, subprocess, sys
@@ -34,14 +36,14 @@ def material(board):
     return min(max(m, 17), 78)
 
 
-def read_datagen(engine_path, directory, every):
+def read_datagen(engine_path, directory, every, offset=0):
     """Rows (cp, material, result) from datagen files, side to move's view, every `every`-th
-    position (mates and |cp| > 1500 left out, as in self-play)."""
+    position from the `offset`-th (mates and |cp| > 1500 left out, as in self-play)."""
     dump = subprocess.run([engine_path, 'datagen', '--dump', directory], capture_output=True,
                           text=True, check=True).stdout
     rows = []
     for i, line in enumerate(dump.splitlines()):
-        if i % every:
+        if i % every != offset % every:
             continue
         fen, _move, score, white_result = (x.strip() for x in line.split('|'))
         cp, white_result = int(score), float(white_result)
@@ -145,9 +147,13 @@ def main():
     ap.add_argument('--data', default='/tmp/wdl_positions.csv')
     ap.add_argument('--from-datagen', metavar='DIR', help='fit on these datagen files instead')
     ap.add_argument('--every', type=int, default=1, help='with --from-datagen: every N-th position')
+    ap.add_argument('--offset', type=int, default=0,
+                    help='with --from-datagen: start at this position (another offset: held-out rows)')
+    ap.add_argument('--evaluate', type=float, nargs=4, metavar=('A0', 'A1', 'B0', 'B1'),
+                    help='no fit: the mean -log likelihood of these constants on the rows')
     args = ap.parse_args()
     if args.from_datagen:
-        rows = read_datagen(args.engine, args.from_datagen, max(args.every, 1))
+        rows = read_datagen(args.engine, args.from_datagen, max(args.every, 1), args.offset)
     elif os.path.exists(args.data):
         with open(args.data) as f:
             rows = [(int(r['cp']), int(r['material']), int(r['result'])) for r in csv.DictReader(f)]
@@ -156,6 +162,10 @@ def main():
     results = [r[2] for r in rows]
     print(f'{len(rows)} positions: {results.count(1)} won, {results.count(0)} drawn, '
           f'{results.count(-1)} lost by the side to move')
+    if args.evaluate:
+        print(f'constants {args.evaluate}: mean -log likelihood '
+              f'{neg_log_likelihood(args.evaluate, rows):.4f}')
+        return
     params, nll = nelder_mead(lambda p: neg_log_likelihood(p, rows), [150.0, 1.0, 60.0, 1.0],
                               [50.0, 1.0, 20.0, 0.5])
     print(f'fit: a = {params[0]:.2f} + {params[1]:.4f} * material, '

@@ -11,14 +11,14 @@ use crate::search::params::piece_value;
 use crate::search::score::is_mate;
 
 /// `a = A.0 + A.1 * material`, in centipawns. Fitted on the built-in network's own games
-/// (net 2), 2026-11-25: `bench/fit_wdl.py --from-datagen DIR --every 5` on the first 2,912
-/// games of batch s10 (`nnue/DATA.md`: net 2 self-play at 5,000 nodes a move), 77,697
-/// positions. Mean -log likelihood 0.6657; on another fifth of those games' positions 0.6656
-/// against 0.6829 for the previous constants (503.93, -5.7347; 231.06, -1.8512), which were
-/// fitted on net 1's games (batches s5-s7).
-const A: (f64, f64) = (402.11, -4.3666);
+/// (net 3), 2026-11-25: `bench/fit_wdl.py --from-datagen DIR --every 5` on batch s11 and the
+/// first 1,738 games of s12 (`nnue/DATA.md`: net 3 self-play at 5,000 nodes a move; 3,478
+/// games), 90,877 positions. Mean -log likelihood 0.6646; on another fifth of those games'
+/// positions (`--offset 2 --evaluate`) 0.6652 against 0.6687 for the previous constants
+/// (402.11, -4.3666; 148.66, -0.6462), which were fitted on net 2's games (batch s10).
+const A: (f64, f64) = (447.05, -5.0203);
 /// `b = B.0 + B.1 * material`, in centipawns (same fit).
-const B: (f64, f64) = (148.66, -0.6462);
+const B: (f64, f64) = (170.45, -1.1024);
 
 /// The chances of a line the search proved to end in a draw by rule.
 pub const PROVEN_DRAW: [u32; 3] = [0, 1000, 0];

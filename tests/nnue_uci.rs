@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::Uci;
-use threefold::eval::nnue::{EMBEDDED_FILE, USE_NNUE_BY_DEFAULT};
+use threefold::eval::nnue::{EMBEDDED_FILE, Network, USE_NNUE_BY_DEFAULT};
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -132,14 +132,16 @@ fn eval_prints_the_network_score() {
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("no score in {line}"))
     };
+    // The built-in net's width, as `eval` names it.
+    let net = format!("NNUE ({} hidden", Network::embedded().hidden());
     // Black to move: the search's score is the negation of White's view.
-    let white = score_in(&on, "NNUE (64 hidden, in use)");
+    let white = score_in(&on, &format!("{net}, in use)"));
     assert_eq!(score_in(&on, "Search evaluation (NNUE)"), -white);
     ask(&mut uci, "setoption name UseNNUE value false");
     let off = ask(&mut uci, "eval");
     assert!(
         off.iter()
-            .any(|l| l.starts_with("NNUE (64 hidden, built in, not in use")),
+            .any(|l| l.starts_with(&format!("{net}, built in, not in use"))),
         "{off:?}"
     );
     assert!(
@@ -147,5 +149,5 @@ fn eval_prints_the_network_score() {
             .any(|l| l.starts_with("Search evaluation (hand-written)")),
         "{off:?}"
     );
-    assert_eq!(score_in(&off, "NNUE (64 hidden, built in"), white);
+    assert_eq!(score_in(&off, &format!("{net}, built in")), white);
 }

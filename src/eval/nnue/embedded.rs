@@ -34,8 +34,8 @@ static EMBEDDED_BYTES: &[u8] =
 /// and, once reverse futility pruning counted material en prise, keeps the seed behaviour
 /// suite at 100 ms (it had missed the Lasker-Alekhine perpetual there). The built-in net is
 /// the latest that passed SPRT [0, 10] against the one before and keeps every test: net 4
-/// (128 hidden neurons; `nnue/NETS.md`). The hand-written evaluation stays for `UseNNUE false`, limited strength
-/// and the tuner.
+/// (128 hidden neurons; `nnue/NETS.md`). The hand-written evaluation stays for `UseNNUE
+/// false`, limited strength and the tuner.
 pub const USE_NNUE_BY_DEFAULT: bool = true;
 
 impl Network {

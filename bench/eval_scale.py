@@ -24,26 +24,21 @@ import argparse, math, subprocess, sys
 
 import chess
 
+from datagen_dump import dump_rows
 from paths import ENGINE
 
 
 def quiet_rows(engine, data, every, limit):
     """(fen, search score White-relative, White's result) of every `every`-th quiet position."""
-    dump = subprocess.run([engine, 'datagen', '--dump', data], capture_output=True, text=True,
-                          check=True).stdout
     rows = []
-    for i, line in enumerate(dump.splitlines()):
-        if i % every:
-            continue
-        fen, move, score, result = (x.strip() for x in line.split('|'))
-        score = int(score)
+    for fen, move, score, result in dump_rows(engine, data, every):
         if abs(score) >= 10_000:
             continue
         board = chess.Board(fen)
         m = chess.Move.from_uci(move)
         if board.is_check() or board.is_capture(m) or m.promotion:
             continue
-        rows.append((fen, score, float(result)))
+        rows.append((fen, score, result))
         if len(rows) >= limit:
             break
     return rows
@@ -118,6 +113,7 @@ def main():
     k, l = logistic_scale(search, results)
     print(f'search score: K {k:.0f} cp (loss {l:.4f}), mean |score| '
           f'{sum(map(abs, search)) / len(search):.0f}')
+    mean_s = sum(search) / len(search)
     print('| evaluation | K (cp per logit) | loss | mean abs | slope search~eval | '
           '|search - eval| 50% / 90% / 95% / 99% |')
     print('|---|---|---|---|---|---|')
@@ -125,7 +121,6 @@ def main():
         ev = static_evals(args.engine, fens, nnue, args.eval_file)
         k, l = logistic_scale(ev, results)
         mean_e = sum(ev) / len(ev)
-        mean_s = sum(search) / len(search)
         cov = sum((e - mean_e) * (s - mean_s) for e, s in zip(ev, search))
         var = sum((e - mean_e) ** 2 for e in ev)
         errors = sorted(abs(s - e) for s, e in zip(search, ev))

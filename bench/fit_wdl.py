@@ -22,10 +22,11 @@ minutes). --evaluate skips the fit and prints how well the given constants predi
 with another --offset, a held-out check of a new fit against the constants in use.
 Needs `pip install chess`.
 """
-import argparse, csv, math, os, random, subprocess, sys
+import argparse, csv, math, os, random, sys
 
 import chess, chess.engine
 
+from datagen_dump import dump_rows
 from paths import BOOK, ENGINE
 
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
@@ -39,14 +40,8 @@ def material(board):
 def read_datagen(engine_path, directory, every, offset=0):
     """Rows (cp, material, result) from datagen files, side to move's view, every `every`-th
     position from the `offset`-th (mates and |cp| > 1500 left out, as in self-play)."""
-    dump = subprocess.run([engine_path, 'datagen', '--dump', directory], capture_output=True,
-                          text=True, check=True).stdout
     rows = []
-    for i, line in enumerate(dump.splitlines()):
-        if i % every != offset % every:
-            continue
-        fen, _move, score, white_result = (x.strip() for x in line.split('|'))
-        cp, white_result = int(score), float(white_result)
+    for fen, _move, cp, white_result in dump_rows(engine_path, directory, every, offset):
         if abs(cp) > 1500:
             continue
         result = {1.0: 1, 0.5: 0, 0.0: -1}[white_result]

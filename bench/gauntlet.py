@@ -47,8 +47,12 @@ def main():
     ap.add_argument('--tc', default='10+0.1')
     ap.add_argument('--concurrency', type=int, default=2)
     ap.add_argument('--only', default='glaurung,sf1800')
-    ap.add_argument('--out', default=os.path.join(HERE, 'out', 'gauntlet.md'))
+    ap.add_argument('--out', default=os.path.join(HERE, 'out', 'gauntlet.md'),
+                    help='the table file; a directory gets gauntlet.md inside it (PGNs and logs '
+                         'go beside the table)')
     a = ap.parse_args()
+    if os.path.isdir(a.out) or a.out.endswith(os.sep):
+        a.out = os.path.join(a.out, 'gauntlet.md')
     names = a.only.split(',')
     unknown = [n for n in names if n not in OPPONENTS]
     if unknown:

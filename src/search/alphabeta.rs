@@ -7,7 +7,7 @@
 //! reduction). A hash move that alone holds the node's score is searched a ply deeper
 //! (singular extension), found by searching the node without it at half depth.
 
-use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
 use super::Report;
 use super::ordering::{COUNTER_MOVE, Lineage, capture_score, material_gain, pick_next, piece_to};
@@ -733,7 +733,7 @@ fn has_pieces(pos: &Chess) -> bool {
 /// games and cheap to search.
 fn has_bare_king(pos: &Chess) -> bool {
     let board = pos.board();
-    [pos.turn(), !pos.turn()]
+    Color::ALL
         .into_iter()
         .any(|side| (board.by_color(side) & !board.kings()).is_empty())
 }

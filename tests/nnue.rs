@@ -156,6 +156,18 @@ fn train_refuses_bad_input_with_a_message() {
             "--wdl",
         ),
         (
+            vec![
+                "train",
+                "--data",
+                &garbage,
+                "--out",
+                &out,
+                "--wdl-endgame",
+                "1.5",
+            ],
+            "--wdl-endgame",
+        ),
+        (
             vec!["train", "--data", &garbage, "--out", &out, "--bogus", "1"],
             "unexpected argument",
         ),

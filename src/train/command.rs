@@ -3,7 +3,8 @@
 //! ```text
 //! threefold train --data PATH [--data PATH ...] --out FILE.nnue
 //!     [--hidden 64] [--epochs 10] [--batch 16384] [--lr 0.001] [--schedule cosine|step]
-//!     [--step-every 4] [--gamma 0.3] [--wdl 0.3] [--scale 400] [--weight-decay 0.01]
+//!     [--step-every 4] [--gamma 0.3] [--wdl 0.3] [--wdl-endgame W] [--scale 400]
+//!     [--weight-decay 0.01]
 //!     [--validation 0.1] [--seed 1] [--threads 2] [--max-positions N]
 //!     [--checkpoint FILE] [--resume]
 //! ```
@@ -15,7 +16,7 @@
 use std::path::PathBuf;
 
 use super::checkpoint::{Checkpoint, write_atomically};
-use super::data::{self, Dataset};
+use super::data::{self, Dataset, ResultWeight};
 use super::net::FloatNet;
 use super::optim::{AdamW, Schedule};
 use super::run::{self, Settings};
@@ -60,6 +61,10 @@ pub struct Args {
     /// The weight of the game result in the target, from 0 to 1 (the rest is the score's)
     #[arg(long, default_value_t = 0.3)]
     wdl: f32,
+    /// The weight of the game result with kings and pawns only; in between, in proportion to
+    /// the pieces left (knight or bishop 1, rook 2, queen 4 of 24) [default: --wdl]
+    #[arg(long)]
+    wdl_endgame: Option<f32>,
     /// Centipawns per unit of the sigmoid's input
     #[arg(long, default_value_t = 400.0)]
     scale: f32,
@@ -107,6 +112,7 @@ fn parse(args: Args) -> Result<Options, String> {
         step_every,
         gamma,
         wdl,
+        wdl_endgame,
         scale,
         weight_decay,
         validation,
@@ -120,7 +126,10 @@ fn parse(args: Args) -> Result<Options, String> {
         batch,
         lr,
         schedule: Schedule::Cosine { end: 0.01 },
-        wdl,
+        wdl: ResultWeight {
+            full: wdl,
+            bare: wdl_endgame.unwrap_or(wdl),
+        },
         scale,
         threads,
         seed,
@@ -147,8 +156,12 @@ fn parse(args: Args) -> Result<Options, String> {
             "--lr must be above 0",
         ),
         (
-            (0.0..=1.0).contains(&settings.wdl),
+            (0.0..=1.0).contains(&settings.wdl.full),
             "--wdl must be from 0 to 1",
+        ),
+        (
+            (0.0..=1.0).contains(&settings.wdl.bare),
+            "--wdl-endgame must be from 0 to 1",
         ),
         (
             (1.0..=10_000.0).contains(&settings.scale),

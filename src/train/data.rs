@@ -27,6 +27,65 @@ pub struct Sample {
     score: i16,
     /// For White: 0 loss, 1 draw, 2 win.
     result: u8,
+    /// The material left, as [`phase`] counts it.
+    phase: u8,
+}
+
+/// The material on the board as a game phase: 1 a knight or bishop, 2 a rook, 4 a queen,
+/// at most [`FULL_PHASE`] (the starting position); 0 with kings and pawns only.
+///
+/// ```
+/// use threefold::train::data::phase;
+/// use threefold::game::parse_fen;
+///
+/// let rook_ending = parse_fen("R7/P5k1/8/1K6/8/8/8/r7 w - - 0 1").unwrap();
+/// assert_eq!(phase(&rook_ending), 4);
+/// assert_eq!(phase(&shakmaty::Chess::default()), 24);
+/// ```
+pub fn phase(pos: &Chess) -> u8 {
+    let board = pos.board();
+    let minors = (board.knights() | board.bishops()).count();
+    let count = minors + 2 * board.rooks().count() + 4 * board.queens().count();
+    count.min(usize::from(FULL_PHASE)) as u8
+}
+
+/// The phase of the starting position's material.
+pub const FULL_PHASE: u8 = 24;
+
+/// How much of the training target is the game's result (the rest is the search score), by
+/// the material left: `full` with the starting material or more, `bare` with kings and pawns
+/// only, and in between in proportion to [`phase`]. The search score at datagen's depth
+/// misses what only the end of the game shows, most of all in endgames (fortresses, rook
+/// endings a pawn up), while a middlegame's result depends on many moves still to come.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ResultWeight {
+    pub full: f32,
+    pub bare: f32,
+}
+
+impl ResultWeight {
+    /// The same weight at every phase.
+    pub fn constant(weight: f32) -> ResultWeight {
+        ResultWeight {
+            full: weight,
+            bare: weight,
+        }
+    }
+
+    /// The weight at `phase`.
+    ///
+    /// ```
+    /// use threefold::train::data::ResultWeight;
+    ///
+    /// let w = ResultWeight { full: 0.0, bare: 0.6 };
+    /// assert_eq!(w.at(24), 0.0);
+    /// assert_eq!(w.at(0), 0.6);
+    /// assert!((w.at(12) - 0.3).abs() < 1e-6);
+    /// ```
+    pub fn at(&self, phase: u8) -> f32 {
+        let share = f32::from(phase.min(FULL_PHASE)) / f32::from(FULL_PHASE);
+        self.bare + (self.full - self.bare) * share
+    }
 }
 
 impl Sample {
@@ -44,6 +103,7 @@ impl Sample {
             black_to_move: pos.turn() == Color::Black,
             score: white_score,
             result: result.code(),
+            phase: phase(pos),
         }
     }
 
@@ -63,8 +123,10 @@ impl Sample {
         count
     }
 
-    /// The training target for the side to move: `wdl * result + (1 - wdl) * sigmoid(score / scale)`.
-    pub fn target(&self, wdl: f32, scale: f32) -> f32 {
+    /// The training target for the side to move: `w * result + (1 - w) * sigmoid(score /
+    /// scale)`, with `w` the result's weight at this position's phase.
+    pub fn target(&self, weight: &ResultWeight, scale: f32) -> f32 {
+        let wdl = weight.at(self.phase);
         let (result, score) = if self.black_to_move {
             (2 - self.result, -self.score)
         } else {
@@ -183,5 +245,40 @@ pub fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
     for i in (1..items.len()).rev() {
         let j = rng.below(i as u64 + 1) as usize;
         items.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::parse_fen;
+
+    fn sample(fen: &str, white_score: i16, result: GameResult) -> Sample {
+        Sample::new(&parse_fen(fen).expect("fen"), white_score, result)
+    }
+
+    #[test]
+    fn the_result_weighs_by_the_material_left() {
+        let weight = ResultWeight {
+            full: 0.0,
+            bare: 1.0,
+        };
+        // Kings and pawns: the target is the result alone, for the side to move.
+        let pawns = sample("8/5k2/8/8/4PK2/8/8/8 b - - 0 1", 400, GameResult::Draw);
+        assert_eq!(pawns.target(&weight, 400.0), 0.5);
+        let pawns = sample("8/5k2/8/8/4PK2/8/8/8 b - - 0 1", 400, GameResult::WhiteWins);
+        assert_eq!(pawns.target(&weight, 400.0), 0.0);
+        // All the pieces: the score alone, whatever the result.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let full = sample(start, 400, GameResult::BlackWins);
+        assert!((full.target(&weight, 400.0) - sigmoid(1.0)).abs() < 1e-6);
+        // A rook ending (phase 4 of 24): a sixth of the way from the result to the score.
+        let rooks = sample("R7/P5k1/8/1K6/8/8/8/r7 w - - 0 1", 400, GameResult::Draw);
+        let expected = (5.0 / 6.0) * 0.5 + (1.0 / 6.0) * sigmoid(1.0);
+        assert!((rooks.target(&weight, 400.0) - expected).abs() < 1e-6);
+        // A constant weight ignores the material.
+        let half = ResultWeight::constant(0.5);
+        let expected = 0.5 * 0.5 + 0.5 * sigmoid(1.0);
+        assert!((rooks.target(&half, 400.0) - expected).abs() < 1e-6);
     }
 }

@@ -10,8 +10,10 @@
 //! - `command.rs`: the command line.
 //!
 //! The loss of a position is `(sigmoid(output) - target)²` with
-//! `target = wdl * result + (1 - wdl) * sigmoid(score / scale)`, both from the side to move;
-//! the network's output times `scale` is its score in centipawns.
+//! `target = w * result + (1 - w) * sigmoid(score / scale)`, both from the side to move, where
+//! the result's weight `w` goes from `--wdl` with all pieces on the board to `--wdl-endgame`
+//! with kings and pawns only (`data::ResultWeight`); the network's output times `scale` is its
+//! score in centipawns.
 
 pub mod checkpoint;
 pub mod command;

@@ -232,6 +232,7 @@ mod tests {
     use super::*;
     use crate::datagen::format::GameResult;
     use crate::eval::nnue::evaluate_position;
+    use crate::train::data::ResultWeight;
     use crate::train::random_positions;
 
     /// A random net with biases and output weights large enough that neurons are active and
@@ -258,7 +259,7 @@ mod tests {
         for (k, pos) in positions.iter().enumerate().step_by(7) {
             let score = (k as i16 - 2) * 90;
             let sample = Sample::new(pos, score, GameResult::WhiteWins);
-            let target = sample.target(0.3, 400.0);
+            let target = sample.target(&ResultWeight::constant(0.3), 400.0);
             let mut s = Scratch::new(net.hidden);
             let mut grad = vec![0.0; net.params.len()];
             net.gradient(&sample, target, &mut grad, &mut s);

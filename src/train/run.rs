@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use super::checkpoint::Checkpoint;
-use super::data::{Sample, shuffle};
+use super::data::{ResultWeight, Sample, shuffle};
 use super::net::Scratch;
 use super::optim::Schedule;
 use crate::rng::Rng;
@@ -19,7 +19,7 @@ pub struct Settings {
     pub lr: f32,
     pub schedule: Schedule,
     /// The weight of the game result in the target (the rest is the score's).
-    pub wdl: f32,
+    pub wdl: ResultWeight,
     /// Centipawns per output unit.
     pub scale: f32,
     pub threads: usize,
@@ -97,7 +97,7 @@ pub fn mean_loss(state: &Checkpoint, samples: &[Sample], settings: &Settings) ->
     let sums = in_parallel(samples, &mut scratches, |chunk, s| {
         chunk
             .iter()
-            .map(|x| f64::from(net.loss(x, x.target(settings.wdl, settings.scale), s)))
+            .map(|x| f64::from(net.loss(x, x.target(&settings.wdl, settings.scale), s)))
             .sum::<f64>()
     });
     Some(sums.iter().sum::<f64>() / samples.len() as f64)
@@ -144,7 +144,7 @@ pub fn train(
                 part.iter()
                     .map(|&i| {
                         let x = &samples[i as usize];
-                        let target = x.target(settings.wdl, settings.scale);
+                        let target = x.target(&settings.wdl, settings.scale);
                         f64::from(net.gradient(x, target, grad, s))
                     })
                     .sum::<f64>()
@@ -212,7 +212,7 @@ mod tests {
             batch: 128,
             lr: 0.005,
             schedule: Schedule::Cosine { end: 0.1 },
-            wdl: 0.0,
+            wdl: ResultWeight::constant(0.0),
             scale: 400.0,
             threads: 2,
             seed: 3,

@@ -103,8 +103,20 @@ fn breakdown_from(pos: &Chess, w: &Weights, pawn_info: pawns::PawnInfo) -> Break
     b
 }
 
-/// The game phase from the non-pawn material left (MAX_PHASE at the start, 0 with only pawns).
-fn game_phase(board: &Board) -> i32 {
+/// The game phase from the non-pawn material left (MAX_PHASE at the start, 0 with only pawns):
+/// a knight or bishop counts 1, a rook 2, a queen 4. The trainer weighs the game result by it
+/// too (`train --wdl-endgame`).
+///
+/// ```
+/// use threefold::eval::{MAX_PHASE, game_phase};
+/// use threefold::game::parse_fen;
+/// use shakmaty::Position;
+///
+/// let rook_ending = parse_fen("R7/P5k1/8/1K6/8/8/8/r7 w - - 0 1").unwrap();
+/// assert_eq!(game_phase(rook_ending.board()), 4);
+/// assert_eq!(game_phase(shakmaty::Chess::default().board()), MAX_PHASE);
+/// ```
+pub fn game_phase(board: &Board) -> i32 {
     Role::ALL
         .iter()
         .map(|&r| board.by_role(r).count() as i32 * score::PHASE_WEIGHT[r as usize - 1])

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use shakmaty::{Chess, Color, Position};
 
 use crate::datagen::format::{self, GameRecord, GameResult, ReadError};
-use crate::eval::nnue;
+use crate::eval::{self, MAX_PHASE, nnue};
 use crate::rng::Rng;
 
 /// The most pieces a position has.
@@ -27,36 +27,17 @@ pub struct Sample {
     score: i16,
     /// For White: 0 loss, 1 draw, 2 win.
     result: u8,
-    /// The material left, as [`phase`] counts it.
+    /// The material left, as [`eval::game_phase`] counts it (0 to [`MAX_PHASE`]).
     phase: u8,
 }
 
-/// The material on the board as a game phase: 1 a knight or bishop, 2 a rook, 4 a queen,
-/// at most [`FULL_PHASE`] (the starting position); 0 with kings and pawns only.
-///
-/// ```
-/// use threefold::train::data::phase;
-/// use threefold::game::parse_fen;
-///
-/// let rook_ending = parse_fen("R7/P5k1/8/1K6/8/8/8/r7 w - - 0 1").unwrap();
-/// assert_eq!(phase(&rook_ending), 4);
-/// assert_eq!(phase(&shakmaty::Chess::default()), 24);
-/// ```
-pub fn phase(pos: &Chess) -> u8 {
-    let board = pos.board();
-    let minors = (board.knights() | board.bishops()).count();
-    let count = minors + 2 * board.rooks().count() + 4 * board.queens().count();
-    count.min(usize::from(FULL_PHASE)) as u8
-}
-
-/// The phase of the starting position's material.
-pub const FULL_PHASE: u8 = 24;
-
 /// How much of the training target is the game's result (the rest is the search score), by
 /// the material left: `full` with the starting material or more, `bare` with kings and pawns
-/// only, and in between in proportion to [`phase`]. The search score at datagen's depth
-/// misses what only the end of the game shows, most of all in endgames (fortresses, rook
-/// endings a pawn up), while a middlegame's result depends on many moves still to come.
+/// only, and in between in proportion to the game phase ([`eval::game_phase`]). The search
+/// score at datagen's depth misses what only the end of the game shows, most of all in
+/// endgames (fortresses, rook endings a pawn up), while a middlegame's result depends on many
+/// moves still to come. (Measured: a weight that differs by phase stretches the won endgames'
+/// scores and lost to the constant one; `nnue/NETS.md`.)
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ResultWeight {
     pub full: f32,
@@ -72,7 +53,7 @@ impl ResultWeight {
         }
     }
 
-    /// The weight at `phase`.
+    /// The weight at `phase` (0 to [`MAX_PHASE`]).
     ///
     /// ```
     /// use threefold::train::data::ResultWeight;
@@ -83,7 +64,8 @@ impl ResultWeight {
     /// assert!((w.at(12) - 0.3).abs() < 1e-6);
     /// ```
     pub fn at(&self, phase: u8) -> f32 {
-        let share = f32::from(phase.min(FULL_PHASE)) / f32::from(FULL_PHASE);
+        let full = MAX_PHASE as u8;
+        let share = f32::from(phase.min(full)) / f32::from(full);
         self.bare + (self.full - self.bare) * share
     }
 }
@@ -103,7 +85,7 @@ impl Sample {
             black_to_move: pos.turn() == Color::Black,
             score: white_score,
             result: result.code(),
-            phase: phase(pos),
+            phase: eval::game_phase(pos.board()) as u8,
         }
     }
 

@@ -179,3 +179,32 @@ fn a_perpetual_behind_a_plausible_alternative_is_proven_by_both_evaluations() {
         assert_eq!(best.as_deref(), Some("Qf3-g4"), "{evaluation:?}");
     }
 }
+
+/// perpetual-055 (from a game of net 2 against net 1): White's rook checks the king that
+/// shelters Black's f2 pawn. A king that walks out of the checks lets the rook take the pawn,
+/// and rook against rook is level: the network scores it -9 to -11 cp, which kept the line
+/// from reading 0.00 until the material rule (`eval::material_scale`) took that noise away;
+/// Black then has nothing better than repeating. About 430,000 nodes from the bare FEN.
+#[test]
+fn a_perpetual_whose_escape_leaves_rook_against_rook_is_proven_by_the_network() {
+    let case = include_str!("../bench/data/perpetuals.jsonl")
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|c| c["id"] == "perpetual-055")
+        .expect("perpetual-055 in the suite");
+    for with_history in [false, true] {
+        let result = search(
+            &game(&case, with_history),
+            Evaluation::Network,
+            Evaluation::Network.node_budget(),
+        );
+        let best = result.best.map(|m| m.to_string());
+        assert_eq!(result.score, 0, "history {with_history}: best {best:?}");
+        assert!(
+            matches!(result.draw, Some(LineEnd::Repetition { .. })),
+            "history {with_history}: {:?}",
+            result.draw
+        );
+        assert_eq!(best.as_deref(), Some("Rb2-b3"), "history {with_history}");
+    }
+}

@@ -124,8 +124,8 @@ pub fn game_phase(board: &Board) -> i32 {
         .min(MAX_PHASE)
 }
 
-/// Scales endgames where the side ahead cannot usually win: no pawns and at most a minor piece
-/// more than the other side, or only a bishop each on squares of opposite colours.
+/// Scales endgames where the side ahead cannot usually win: the material rule
+/// ([`material_scale`]), or only a bishop each on squares of opposite colours.
 fn endgame_scale(board: &Board, eg_balance: i32, w: &Weights) -> i32 {
     if only_opposite_bishops(board) {
         return w.opposite_bishops_scale;
@@ -135,8 +135,32 @@ fn endgame_scale(board: &Board, eg_balance: i32, w: &Weights) -> i32 {
     } else {
         Color::Black
     };
-    let pawns = (board.pawns() & board.by_color(strong)).count();
-    if pawns > 0 {
+    material_scale(board, strong, w)
+}
+
+/// Out of 128: how much of its advantage `strong`, the side ahead, keeps by the material
+/// alone. Without pawns it cannot win by material when it has at most a minor piece more:
+/// 16. When neither side has a pawn and their pieces are worth the same to within less than a
+/// knight (a rook each, queen against queen, rook against bishop), the position is level and
+/// whatever edge a score shows is noise: 8, so that it reads 0.00 within 16 cp. Otherwise
+/// 128 (nothing taken away). Piece values are the endgame values of `w`.
+///
+/// Both evaluations use it: the hand-written one on its endgame terms, the search on the
+/// network's score ([`scale_network_score`]).
+///
+/// ```
+/// use threefold::eval::{material_scale, weights::WEIGHTS};
+/// use threefold::game::parse_fen;
+/// use shakmaty::{Color, Position};
+///
+/// let scale = |fen: &str| material_scale(parse_fen(fen).unwrap().board(), Color::White, &WEIGHTS);
+/// assert_eq!(scale("8/8/8/3k4/8/8/2K5/R6r w - - 0 1"), 8); // rook against rook
+/// assert_eq!(scale("8/8/8/3k4/8/8/2K5/RB5r w - - 0 1"), 16); // rook and bishop against rook
+/// assert_eq!(scale("8/8/8/3k4/8/8/2K5/Q6r w - - 0 1"), 128); // queen against rook
+/// assert_eq!(scale("8/8/8/3k4/8/8/P1K5/R6r w - - 0 1"), 128); // a pawn up
+/// ```
+pub fn material_scale(board: &Board, strong: Color, w: &Weights) -> i32 {
+    if (board.pawns() & board.by_color(strong)).any() {
         return 128;
     }
     let non_pawn = |c: Color| -> i32 {
@@ -148,11 +172,34 @@ fn endgame_scale(board: &Board, eg_balance: i32, w: &Weights) -> i32 {
             })
             .sum()
     };
-    if non_pawn(strong) - non_pawn(!strong) <= w.material[2].eg {
+    let ahead = non_pawn(strong) - non_pawn(!strong);
+    if board.pawns().is_empty() && ahead.abs() < w.material[1].eg {
+        8
+    } else if ahead <= w.material[2].eg {
         16
     } else {
         128
     }
+}
+
+/// A network's score for the side to move of `pos`, with the material rule
+/// ([`material_scale`], the engine's own piece values) applied to the side the score favours.
+/// The network is trained on searched scores and does not learn that a level pawnless ending
+/// is a draw; this is what the search evaluates with.
+///
+/// ```
+/// use threefold::eval::scale_network_score;
+/// use threefold::game::parse_fen;
+///
+/// let rooks = parse_fen("8/8/8/3k4/8/8/2K5/R6r w - - 0 1").unwrap();
+/// assert_eq!(scale_network_score(&rooks, -11), 0);
+/// assert_eq!(scale_network_score(&rooks, 40), 2);
+/// let pawn_up = parse_fen("8/8/8/3k4/8/8/P1K5/R6r w - - 0 1").unwrap();
+/// assert_eq!(scale_network_score(&pawn_up, 40), 40);
+/// ```
+pub fn scale_network_score(pos: &Chess, score: i32) -> i32 {
+    let strong = if score >= 0 { pos.turn() } else { !pos.turn() };
+    score * material_scale(pos.board(), strong, &WEIGHTS) / 128
 }
 
 /// True when the only pieces besides kings and pawns are one bishop each, on squares of

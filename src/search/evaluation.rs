@@ -5,7 +5,8 @@
 //! ([`EvalStack::moved`]); the accumulators are brought up to date when a node is evaluated,
 //! from the nearest ply whose accumulator is current. Nodes cut before their evaluation
 //! (repetitions, hash cutoffs, tables) never pay for an update, and unmaking a move costs
-//! nothing: the parent's accumulator is still in its slot.
+//! nothing: the parent's accumulator is still in its slot. The network's score goes through
+//! the material rule ([`crate::eval::scale_network_score`]) on its way out.
 //!
 //! ```
 //! use threefold::eval::nnue::Network;
@@ -20,7 +21,8 @@
 //! let mut child = root.clone();
 //! child.play_unchecked(m);
 //! // The score kept up to date from the root equals the score computed from scratch.
-//! assert_eq!(stack.evaluate(&child, 1), threefold::eval::nnue::evaluate_position(net, &child));
+//! let fresh = threefold::eval::nnue::evaluate_position(net, &child);
+//! assert_eq!(stack.evaluate(&child, 1), threefold::eval::scale_network_score(&child, fresh));
 //! ```
 
 use shakmaty::{Chess, Move, Position};
@@ -28,6 +30,7 @@ use shakmaty::{Chess, Move, Position};
 use super::score::MAX_PLY;
 use crate::eval::evaluate as classical;
 use crate::eval::nnue::{Accumulator, Changes, Network, evaluate};
+use crate::eval::scale_network_score;
 
 /// The evaluation of a search thread: which one, and the network's accumulators.
 pub struct EvalStack<'a> {
@@ -102,7 +105,7 @@ impl<'a> EvalStack<'a> {
             Some(acc) => {
                 let ply = ply.min(MAX_PLY);
                 acc.bring_up_to(ply);
-                evaluate(acc.net, &acc.stack[ply], pos.turn())
+                scale_network_score(pos, evaluate(acc.net, &acc.stack[ply], pos.turn()))
             }
         }
     }
@@ -142,7 +145,7 @@ mod tests {
         if rng.below(3) != 0 {
             assert_eq!(
                 stack.evaluate(pos, ply),
-                evaluate_position(Network::embedded(), pos),
+                scale_network_score(pos, evaluate_position(Network::embedded(), pos)),
                 "at ply {ply}: {}",
                 shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
             );

@@ -106,7 +106,7 @@ pub fn show_eval(game: &Game, network: Option<&Network>) {
             "hand-written"
         },
         match network {
-            Some(net) => nnue::evaluate_position(net, pos),
+            Some(net) => crate::eval::scale_network_score(pos, nnue::evaluate_position(net, pos)),
             None => crate::eval::evaluate(pos),
         }
     ));

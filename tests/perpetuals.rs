@@ -44,7 +44,11 @@ impl Evaluation {
 }
 
 fn cases() -> Vec<Value> {
-    let text = include_str!("data/proof-cases.jsonl");
+    cases_in(include_str!("data/proof-cases.jsonl"))
+}
+
+/// The cases of a suite file, a JSON object a line.
+fn cases_in(text: &str) -> Vec<Value> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).expect("a JSON case per line"))
@@ -72,6 +76,19 @@ fn search(game: &Game, evaluation: Evaluation, nodes: u64) -> SearchResult {
     let mut searcher = Searcher::new(16);
     searcher.network = evaluation.network();
     searcher.search(game, &limits, &Signals::default(), &mut |_| {})
+}
+
+/// Asserts that `result` is a proof by repetition: 0.00, the repetition named as the line's
+/// end, and `best` played. `label` says which search failed.
+fn assert_repetition_proven(result: &SearchResult, best: &str, label: &str) {
+    let played = result.best.map(|m| m.to_string());
+    assert_eq!(result.score, 0, "{label}: best {played:?}");
+    assert!(
+        matches!(result.draw, Some(LineEnd::Repetition { .. })),
+        "{label}: {:?}",
+        result.draw
+    );
+    assert_eq!(played.as_deref(), Some(best), "{label}");
 }
 
 /// An escapable case is held when the score is above this (centipawns): the drawing move is not
@@ -169,14 +186,7 @@ fn a_perpetual_behind_a_plausible_alternative_is_proven_by_both_evaluations() {
     );
     for evaluation in [Evaluation::HandWritten, Evaluation::Network] {
         let result = search(&game, evaluation, 50_000);
-        let best = result.best.map(|m| m.to_string());
-        assert_eq!(result.score, 0, "{evaluation:?}: best {best:?}");
-        assert!(
-            matches!(result.draw, Some(LineEnd::Repetition { .. })),
-            "{evaluation:?}: {:?}",
-            result.draw
-        );
-        assert_eq!(best.as_deref(), Some("Qf3-g4"), "{evaluation:?}");
+        assert_repetition_proven(&result, "Qf3-g4", &format!("{evaluation:?}"));
     }
 }
 
@@ -187,9 +197,8 @@ fn a_perpetual_behind_a_plausible_alternative_is_proven_by_both_evaluations() {
 /// Black then has nothing better than repeating. About 430,000 nodes from the bare FEN.
 #[test]
 fn a_perpetual_whose_escape_leaves_rook_against_rook_is_proven_by_the_network() {
-    let case = include_str!("../bench/data/perpetuals.jsonl")
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    let case = cases_in(include_str!("../bench/data/perpetuals.jsonl"))
+        .into_iter()
         .find(|c| c["id"] == "perpetual-055")
         .expect("perpetual-055 in the suite");
     for with_history in [false, true] {
@@ -198,13 +207,6 @@ fn a_perpetual_whose_escape_leaves_rook_against_rook_is_proven_by_the_network() 
             Evaluation::Network,
             Evaluation::Network.node_budget(),
         );
-        let best = result.best.map(|m| m.to_string());
-        assert_eq!(result.score, 0, "history {with_history}: best {best:?}");
-        assert!(
-            matches!(result.draw, Some(LineEnd::Repetition { .. })),
-            "history {with_history}: {:?}",
-            result.draw
-        );
-        assert_eq!(best.as_deref(), Some("Rb2-b3"), "history {with_history}");
+        assert_repetition_proven(&result, "Rb2-b3", &format!("history {with_history}"));
     }
 }

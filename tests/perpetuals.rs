@@ -210,3 +210,32 @@ fn a_perpetual_whose_escape_leaves_rook_against_rook_is_proven_by_the_network() 
         assert_repetition_proven(&result, "Rb2-b3", &format!("history {with_history}"));
     }
 }
+
+/// perpetual-067, -068 and -069 (one game of net 2 against net 1): White's rook stands in front
+/// of the a-pawn on a7, Black's king on g7 in front of the g-pawn, and Black's rook checks or
+/// returns behind the pawn. The network reads the positions at +2.5 to +6: every king walk
+/// scored above the repetition until the fortress (`eval::fortress`) scored them 0; giving up
+/// the a-pawn leaves rook and g-pawn against rook with Black's king in front, the second
+/// fortress. Only one move holds in each (Stockfish's second best is -4.9 to -8.9).
+#[test]
+fn perpetuals_in_the_rook_pawn_fortress_are_proven_by_the_network() {
+    let suite = cases_in(include_str!("../bench/data/perpetuals.jsonl"));
+    for (id, best) in [
+        ("perpetual-067", "Ra1-b1"),
+        ("perpetual-068", "Ra2-b2"),
+        ("perpetual-069", "Rb2-a2"),
+    ] {
+        let case = suite
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("{id} in the suite"));
+        for with_history in [false, true] {
+            let result = search(
+                &game(case, with_history),
+                Evaluation::Network,
+                Evaluation::Network.node_budget(),
+            );
+            assert_repetition_proven(&result, best, &format!("{id} history {with_history}"));
+        }
+    }
+}

@@ -5,6 +5,7 @@
 //! Each concern has its own file; `weights.rs` holds every number. `nnue/` is the neural
 //! network evaluation (inference; the search keeps its accumulators in `search::evaluation`).
 
+pub mod fortress;
 mod king;
 pub mod nnue;
 mod pawn_table;
@@ -22,15 +23,14 @@ use weights::{WEIGHTS, Weights};
 
 /// The static evaluation in centipawns, positive when the side to move stands better.
 pub fn evaluate(pos: &Chess) -> i32 {
-    from_mover(pos, breakdown(pos).total(), &WEIGHTS)
+    from_mover(pos, &breakdown(pos), &WEIGHTS)
 }
 
 /// The evaluation under other weights, from White's point of view (for the tuner; it does
 /// not use the pawn cache, which holds the engine's own weights).
 pub fn white_eval_with(pos: &Chess, w: &Weights) -> i32 {
     let board = pos.board();
-    let total = breakdown_from(pos, w, pawns::pawn_info(board, w)).total();
-    let mover = from_mover(pos, total, w);
+    let mover = from_mover(pos, &breakdown_from(pos, w, pawns::pawn_info(board, w)), w);
     if pos.turn() == Color::White {
         mover
     } else {
@@ -38,8 +38,13 @@ pub fn white_eval_with(pos: &Chess, w: &Weights) -> i32 {
     }
 }
 
-/// White's total turned to the side to move's point of view, with the tempo bonus.
-fn from_mover(pos: &Chess, white: i32, w: &Weights) -> i32 {
+/// White's total turned to the side to move's point of view, with the tempo bonus; 0 in a
+/// fortress (scale 0), whoever is to move.
+fn from_mover(pos: &Chess, b: &Breakdown, w: &Weights) -> i32 {
+    if b.scale == 0 {
+        return 0;
+    }
+    let white = b.total();
     let mover = if pos.turn() == Color::White {
         white
     } else {
@@ -58,7 +63,8 @@ pub struct Breakdown {
     pub king_safety: S,
     pub threats: S,
     pub phase: i32,
-    /// Endgame scale out of 128 (drawish material lowers it).
+    /// Endgame scale out of 128 (drawish material lowers it; 0 in a fortress, where the whole
+    /// score is 0).
     pub scale: i32,
 }
 
@@ -71,6 +77,9 @@ impl Breakdown {
             + self.mobility
             + self.king_safety
             + self.threats;
+        if self.scale == 0 {
+            return 0;
+        }
         let eg = sum.eg * self.scale / 128;
         s(sum.mg, eg).taper(self.phase)
     }
@@ -99,7 +108,7 @@ fn breakdown_from(pos: &Chess, w: &Weights, pawn_info: pawns::PawnInfo) -> Break
         b.king_safety += king::safety(board, color, w) * sign;
         b.threats += threats::threats(board, color, &attack_maps, w) * sign;
     }
-    b.scale = endgame_scale(board, (b.material + b.pawns).eg, w);
+    b.scale = endgame_scale(pos, (b.material + b.pawns).eg, w);
     b
 }
 
@@ -124,10 +133,10 @@ pub fn game_phase(board: &Board) -> i32 {
         .min(MAX_PHASE)
 }
 
-/// Scales endgames where the side ahead cannot usually win: the material rule
-/// ([`material_scale`]), or only a bishop each on squares of opposite colours.
-fn endgame_scale(board: &Board, eg_balance: i32, w: &Weights) -> i32 {
-    if only_opposite_bishops(board) {
+/// Scales endgames where the side ahead cannot usually win: a fortress or the material rule
+/// ([`advantage_scale`]), or only a bishop each on squares of opposite colours.
+fn endgame_scale(pos: &Chess, eg_balance: i32, w: &Weights) -> i32 {
+    if only_opposite_bishops(pos.board()) {
         return w.opposite_bishops_scale;
     }
     let strong = if eg_balance >= 0 {
@@ -135,7 +144,29 @@ fn endgame_scale(board: &Board, eg_balance: i32, w: &Weights) -> i32 {
     } else {
         Color::Black
     };
-    material_scale(board, strong, w)
+    advantage_scale(pos, strong, w)
+}
+
+/// Out of 128: how much of its advantage `strong`, the side ahead, keeps. 0 when the defender
+/// holds a fortress ([`fortress::holds`]): the position is a draw and scores 0 whoever is to
+/// move. Otherwise the material rule ([`material_scale`]).
+///
+/// ```
+/// use threefold::eval::{advantage_scale, weights::WEIGHTS};
+/// use threefold::game::parse_fen;
+/// use shakmaty::Color;
+///
+/// let scale = |fen: &str| advantage_scale(&parse_fen(fen).unwrap(), Color::White, &WEIGHTS);
+/// assert_eq!(scale("R7/P5k1/1K6/6P1/8/8/8/r7 b - - 0 1"), 0); // rook in front of the a-pawn
+/// assert_eq!(scale("8/8/8/3k4/8/8/2K5/R6r w - - 0 1"), 8); // rook against rook
+/// assert_eq!(scale("8/8/8/3k4/8/8/P1K5/R6r w - - 0 1"), 128); // a pawn up
+/// ```
+pub fn advantage_scale(pos: &Chess, strong: Color, w: &Weights) -> i32 {
+    if fortress::holds(pos, strong) {
+        0
+    } else {
+        material_scale(pos.board(), strong, w)
+    }
 }
 
 /// Out of 128: how much of its advantage `strong`, the side ahead, keeps by the material
@@ -145,8 +176,8 @@ fn endgame_scale(board: &Board, eg_balance: i32, w: &Weights) -> i32 {
 /// whatever edge a score shows is noise: 8, so that it reads 0.00 within 16 cp. Otherwise
 /// 128 (nothing taken away). Piece values are the endgame values of `w`.
 ///
-/// Both evaluations use it: the hand-written one on its endgame terms, the search on the
-/// network's score ([`scale_network_score`]).
+/// Both evaluations use it, through [`advantage_scale`]: the hand-written one on its endgame
+/// terms, the search on the network's score ([`scale_network_score`]).
 ///
 /// ```
 /// use threefold::eval::{material_scale, weights::WEIGHTS};
@@ -182,10 +213,10 @@ pub fn material_scale(board: &Board, strong: Color, w: &Weights) -> i32 {
     }
 }
 
-/// A network's score for the side to move of `pos`, with the material rule
-/// ([`material_scale`], the engine's own piece values) applied to the side the score favours.
-/// The network is trained on searched scores and does not learn that a level pawnless ending
-/// is a draw; this is what the search evaluates with.
+/// A network's score for the side to move of `pos`, scaled for the side the score favours
+/// ([`advantage_scale`]: fortresses and the material rule, with the engine's own piece
+/// values). The network is trained on searched scores and does not learn that a level
+/// pawnless ending or a fortress is a draw; this is what the search evaluates with.
 ///
 /// ```
 /// use threefold::eval::scale_network_score;
@@ -196,10 +227,12 @@ pub fn material_scale(board: &Board, strong: Color, w: &Weights) -> i32 {
 /// assert_eq!(scale_network_score(&rooks, 40), 2);
 /// let pawn_up = parse_fen("8/8/8/3k4/8/8/P1K5/R6r w - - 0 1").unwrap();
 /// assert_eq!(scale_network_score(&pawn_up, 40), 40);
+/// let fortress = parse_fen("R7/P5k1/1K6/6P1/8/8/8/r7 b - - 0 1").unwrap();
+/// assert_eq!(scale_network_score(&fortress, -450), 0);
 /// ```
 pub fn scale_network_score(pos: &Chess, score: i32) -> i32 {
     let strong = if score >= 0 { pos.turn() } else { !pos.turn() };
-    score * material_scale(pos.board(), strong, &WEIGHTS) / 128
+    score * advantage_scale(pos, strong, &WEIGHTS) / 128
 }
 
 /// True when the only pieces besides kings and pawns are one bishop each, on squares of

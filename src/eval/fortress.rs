@@ -76,10 +76,7 @@ fn rook_in_front_of_its_rook_pawn(pos: &Chess, strong: Color) -> bool {
         _ => return false,
     }
     // Files counted from the pawn's edge of the board: the far corner's files are 6 and 7.
-    let from_edge = |sq: Square| -> usize {
-        let file = sq.file() as usize;
-        if pawn_file == File::A { file } else { 7 - file }
-    };
+    let from_edge = |sq: Square| sq.file().distance(pawn_file);
     let king_rank = relative_rank(strong, their_king);
     if from_edge(their_king) < 6 || king_rank < 6 {
         return false;
@@ -125,7 +122,7 @@ fn king_in_front_of_the_pawn(board: &Board, strong: Color) -> bool {
     ) else {
         return false;
     };
-    let files_apart = |sq: Square| (sq.file() as i32 - pawn.file() as i32).abs();
+    let files_apart = |sq: Square| sq.file().distance(pawn.file());
     let pawn_rank = relative_rank(strong, pawn);
     pawn_rank <= 5
         && files_apart(their_king) <= 1

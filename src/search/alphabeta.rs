@@ -320,15 +320,15 @@ impl Worker<'_> {
             let score = if index == 0 {
                 -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1)
             } else {
-                // On the principal variation against a bare king, every move is searched to
+                // On the principal variation against a bare king without pawns, every move is searched to
                 // full depth: the mating move is often a quiet king move that move ordering
-                // cannot know (see `has_bare_king`).
+                // cannot know (see `is_mate_hunt`).
                 let reduction = if depth >= LMR_DEPTH
                     && index >= 2
                     && quiet
                     && !in_check
                     && !gives_check
-                    && !(pv_node && has_bare_king(pos))
+                    && !(pv_node && is_mate_hunt(pos))
                 {
                     let mut r = late_move_reduction(depth, index);
                     r -= i32::from(pv_node);
@@ -739,7 +739,7 @@ fn has_pieces(pos: &Chess) -> bool {
 /// sparing only the lone king's own nodes moved the cutoffs to the mating side's and put the
 /// first mate off further (depth 9 for mate in three). A board with a bare king is rare in real
 /// games and cheap to search. Nor are late moves reduced at principal-variation nodes with a
-/// bare king on the board: with net 6, Black's rook mate in three (a quiet king move first,
+/// bare king and no pawns on the board (`is_mate_hunt`): with net 6, Black's rook mate in three (a quiet king move first,
 /// ordered late) came at depth 7 and White's at 9; switching off futility pruning or all
 /// reductions there instead cost far more nodes (the queen's mate, `bench` position 39, took
 /// ten times the nodes without both) for no earlier mate.
@@ -748,6 +748,13 @@ fn has_bare_king(pos: &Chess) -> bool {
     Color::ALL
         .into_iter()
         .any(|side| (board.by_color(side) & !board.kings()).is_empty())
+}
+
+/// True when a side has a bare king and no pawn is left: the game is a mate or a draw and
+/// nothing else (with pawns, a bare king's game is about promotion, and reductions work as
+/// everywhere: reducing less there moved the proof of a rook-ending perpetual, -067, off 0.00).
+fn is_mate_hunt(pos: &Chess) -> bool {
+    pos.board().pawns().is_empty() && has_bare_king(pos)
 }
 
 /// True when the side to move has `REVERSE_FUTILITY_FEW_MOVES` legal moves or fewer. A side

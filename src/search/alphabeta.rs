@@ -320,9 +320,9 @@ impl Worker<'_> {
             let score = if index == 0 {
                 -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1)
             } else {
-                // On the principal variation against a bare king without pawns, every move is searched to
-                // full depth: the mating move is often a quiet king move that move ordering
-                // cannot know (see `is_mate_hunt`).
+                // On the principal variation against a bare king without pawns, every move is
+                // searched to full depth: the mating move is often a quiet king move that move
+                // ordering cannot know (see `is_mate_hunt`).
                 let reduction = if depth >= LMR_DEPTH
                     && index >= 2
                     && quiet

@@ -261,7 +261,6 @@ impl Worker<'_> {
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
-        let mut best_gives_check = false;
         let mut quiets_tried: Vec<Move> = Vec::new();
         let mut index = 0;
         // Root moves started, for `currmove` reports.
@@ -365,7 +364,6 @@ impl Worker<'_> {
                 if score > alpha {
                     alpha = score;
                     best_move = Some(m);
-                    best_gives_check = gives_check;
                     self.update_pv(ply, m);
                     if alpha >= beta {
                         if quiet {
@@ -400,27 +398,20 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        // A draw score resting on a repetition or the fifty-move clock belongs to this path.
-        // Along a line of checks (a perpetual: the checked side, or a check as the best move)
-        // later iterations of this search may use it, later searches only its move; elsewhere
-        // only the move is kept (depth -1), so a quiet repetition met on one path is never
-        // taken for the position's value on another.
-        let (score, draft, bound, scope) =
-            if self.path_dependent() && self.is_draw_value(best_score) {
-                if in_check || best_gives_check {
-                    (best_score, depth, bound, Scope::ThisSearch)
-                } else {
-                    (0, -1, Bound::Upper, Scope::Always)
-                }
-            } else {
-                (best_score, depth, bound, Scope::Always)
-            };
+        // A draw score resting on a repetition or the fifty-move clock belongs to this path:
+        // later iterations of this search may use it (graph-history interaction accepted, see
+        // `tt`), later searches only its move.
+        let scope = if self.path_dependent() && self.is_draw_value(best_score) {
+            Scope::ThisSearch
+        } else {
+            Scope::Always
+        };
         self.shared.tt.store(
             key,
             best_move,
-            to_table(score, ply),
+            to_table(best_score, ply),
             static_eval,
-            draft,
+            depth,
             bound,
             scope,
         );

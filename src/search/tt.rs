@@ -3,12 +3,12 @@
 //! Scores are stored relative to the node (see `score::to_table`). Draws by repetition are
 //! never stored at the node where they are detected. A score above such a draw that rests on
 //! it (the node's best line ends in the repetition, or at halfmove 100) depends on the path.
-//! The search stores it either as a move alone (depth -1), or, along a line of checks, *for
-//! this search only* (`Scope::ThisSearch`): later iterations of the same search use it, which
-//! is how a perpetual check proven once stays proven, while the next search (a new root, a new
-//! game history) sees only its move. Within one search a position reached by another path can
-//! take such a score where its own path would not draw (graph-history interaction); the search
-//! accepts that on lines of checks, and the next search starts clean.
+//! The search stores it *for this search only* (`Scope::ThisSearch`): later iterations of the
+//! same search use it, which is how a perpetual check or a fortress proven once stays proven,
+//! while the next search (a new root, a new game history) sees only its move (the entry reads
+//! as depth -1). Within one search a position reached by another path can take such a score
+//! where its own path would not draw (graph-history interaction); the search accepts that, as
+//! Stockfish does, and the next search starts clean.
 //!
 //! The table is made of 64-byte buckets (one cache line) of four slots. A key maps to one
 //! bucket; a new position replaces the slot whose entry is worth least: empty first, then the

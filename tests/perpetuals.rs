@@ -78,26 +78,25 @@ fn search(game: &Game, evaluation: Evaluation, nodes: u64) -> SearchResult {
     searcher.search(game, &limits, &Signals::default(), &mut |_| {})
 }
 
-/// Asserts that `result` is a proof by repetition: 0.00, the repetition named as the line's
-/// end, and `best` played. `label` says which search failed.
-fn assert_repetition_proven(result: &SearchResult, best: &str, label: &str) {
-    let played = result.best.map(|m| m.to_string());
-    assert_eq!(result.score, 0, "{label}: best {played:?}");
-    assert!(
-        matches!(result.draw, Some(LineEnd::Repetition { .. })),
-        "{label}: {:?}",
-        result.draw
-    );
-    assert_eq!(played.as_deref(), Some(best), "{label}");
-}
-
 /// Asserts that `result` proves a draw by rule: 0.00, a draw named as the line's end (a
-/// repetition, or another rule the line reaches first), and `best` played.
+/// repetition, or another rule the line reaches first), and `best` played. `label` says which
+/// search failed.
 fn assert_draw_proven(result: &SearchResult, best: &str, label: &str) {
     let played = result.best.map(|m| m.to_string());
     assert_eq!(result.score, 0, "{label}: best {played:?}");
     assert!(result.draw.is_some(), "{label}: no draw by rule named");
     assert_eq!(played.as_deref(), Some(best), "{label}");
+}
+
+/// Asserts that `result` is a proof by repetition: [`assert_draw_proven`], with the repetition
+/// named as the line's end.
+fn assert_repetition_proven(result: &SearchResult, best: &str, label: &str) {
+    assert_draw_proven(result, best, label);
+    assert!(
+        matches!(result.draw, Some(LineEnd::Repetition { .. })),
+        "{label}: {:?}",
+        result.draw
+    );
 }
 
 /// An escapable case is held when the score is above this (centipawns): the drawing move is not

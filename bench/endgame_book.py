@@ -7,7 +7,7 @@ to their end than games from the opening do, so that the game results can teach 
 search at datagen's depth does not see: fortresses, rook endings a pawn up that are drawn.
 
     python3 bench/endgame_book.py --out nnue/endgames.epd --count 20000 \
-        nnue/data/s1[0-7]-*.tfd nnue/data/s[89]-*.tfd
+        DIR/s1[0-7]-*.tfd DIR/s[89]-*.tfd
 
 (the files in that order made nnue/endgames.epd; `nnue/DATA.md`, batch s19). Phase counts a
 knight or bishop 1, a rook 2 and a queen 4, as `threefold train --wdl-endgame` does; a

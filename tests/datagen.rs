@@ -1,4 +1,4 @@
-//! NNUE data generation (issue 24, part 1): OpenBench's `genfens` through the binary, a short
+//! NNUE data generation: OpenBench's `genfens` through the binary, a short
 //! `datagen` run read back, resuming after a cut file, the PGN converter, and self-play with a network.
 
 use std::path::{Path, PathBuf};
@@ -364,35 +364,124 @@ fn the_converter_reads_chess960_as_the_arbiter_does() {
     assert_eq!(castles, ["e1f1", "e8f8"]);
 }
 
+/// The row and checksum lines a finished `datagen` run prints on stderr, as a manifest.
+fn manifest_from_stderr(stderr: &str) -> String {
+    let row = stderr
+        .lines()
+        .find(|l| l.starts_with("| "))
+        .unwrap_or_else(|| panic!("no manifest row in {stderr}"));
+    let sums: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.len() > 66 && l.as_bytes()[64] == b' ' && l.ends_with(".tfd"))
+        .collect();
+    assert_eq!(sums.len(), 2, "a checksum line a thread file: {stderr}");
+    format!(
+        "# A manifest\n\n| date | made on | files | nodes | openings | commit | games | positions | W/D/L |\n|---|---|---|---|---|---|---|---|---|\n{row}\n\nSome prose.\n\n```text\n{}\n```\n",
+        sums.join("\n")
+    )
+}
+
+fn verify(dir: &Path, manifest: &Path) -> (i32, String, String) {
+    threefold(&[
+        "datagen",
+        "--verify",
+        dir.to_str().expect("utf-8"),
+        "--manifest",
+        manifest.to_str().expect("utf-8"),
+    ])
+}
+
 #[test]
-fn the_batches_kept_in_the_repository_are_whole_and_match_the_manifest() {
-    // nnue/DATA.md has a row for every batch; the rows of batches kept in nnue/data/ must
-    // count exactly what the files hold, so a file cut short or a row copied wrong shows.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let manifest = std::fs::read_to_string(root.join("nnue/DATA.md")).expect("nnue/DATA.md");
-    let mut checked = 0;
-    // Table rows only: the notes below the table may name nnue/data/ too.
-    let rows = manifest.lines().filter(|l| l.starts_with('|'));
-    for row in rows.filter(|l| l.contains("kept in `nnue/data/`")) {
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        // | date | directory | files | nodes | openings | commit | games | positions | W/D/L |
-        let seed = cells[3].split('-').next().expect("s<SEED>-t<THREAD>");
-        let number = |i: usize| cells[i].parse::<u64>().expect("a count");
-        let mut tally = run::Tally::default();
-        for file in stats::data_files(&root.join("nnue/data")).expect("nnue/data") {
-            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.starts_with(&format!("{seed}-")) {
-                let stats = stats::collect(&file).expect("readable");
-                assert!(stats.problems.is_empty(), "{name}: {:?}", stats.problems);
-                tally.merge(&stats.tally);
-            }
-        }
-        assert_eq!(
-            (tally.games, tally.positions, tally.wdl()),
-            (number(7), number(8), cells[9].to_string()),
-            "{row}"
-        );
-        checked += 1;
-    }
-    assert!(checked >= 1, "no batch of nnue/data/ in nnue/DATA.md");
+fn verify_checks_a_batch_against_the_row_and_checksums_datagen_printed() {
+    let dir = scratch("verify");
+    let data = dir.join("data");
+    let (code, _, stderr) = threefold(&[
+        "datagen",
+        "--out",
+        data.to_str().expect("utf-8"),
+        "--threads",
+        "2",
+        "--seed",
+        "5",
+        "--games",
+        "4",
+        "--nodes",
+        "200",
+        "--opening-nodes",
+        "100",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let manifest_text = manifest_from_stderr(&stderr);
+    let manifest = dir.join("DATA.md");
+    std::fs::write(&manifest, &manifest_text).expect("manifest written");
+
+    // The batch as datagen wrote it verifies.
+    let (code, stdout, stderr) = verify(&data, &manifest);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("s5: 2 files, 4 games"), "{stdout}");
+    assert!(stdout.contains("1 batches verified"), "{stdout}");
+
+    // A row that counts one game more than the files hold.
+    let games_cell = row_cell(&manifest_text, 7);
+    let wrong = manifest_text.replacen(
+        &format!("| {games_cell} |"),
+        &format!("| {} |", games_cell + 1),
+        1,
+    );
+    std::fs::write(&manifest, &wrong).expect("manifest written");
+    let (code, stdout, stderr) = verify(&data, &manifest);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stdout.contains("the row says 5 games"), "{stdout}");
+    assert!(stderr.contains("1 problems"), "{stderr}");
+    std::fs::write(&manifest, &manifest_text).expect("manifest written");
+
+    // One byte changed: the same length, the same counts, another checksum.
+    let file = data.join(file_name(5, 1));
+    let original = std::fs::read(&file).expect("data file");
+    let mut changed = original.clone();
+    let last = changed.len() - 1;
+    changed[last] ^= 0x01;
+    std::fs::write(&file, &changed).expect("file changed");
+    let (code, stdout, _) = verify(&data, &manifest);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stdout.contains("s5-t1.tfd: sha256 differs"), "{stdout}");
+
+    // A file cut short: a partial record, other counts, another checksum.
+    std::fs::write(&file, &original[..original.len() - 3]).expect("file cut");
+    let (code, stdout, _) = verify(&data, &manifest);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stdout.contains("s5-t1.tfd: sha256 differs"), "{stdout}");
+    assert!(
+        stdout.contains("partial") || stdout.contains("the files hold"),
+        "{stdout}"
+    );
+
+    // A file missing from its batch, and a file the manifest does not know.
+    std::fs::remove_file(&file).expect("file removed");
+    std::fs::write(data.join("s9-t0.tfd"), &original).expect("stray file");
+    let (code, stdout, _) = verify(&data, &manifest);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stdout.contains("s5-t1.tfd is missing"), "{stdout}");
+    assert!(stdout.contains("s9-t0.tfd: no checksum line"), "{stdout}");
+    assert!(stdout.contains("s9: no row"), "{stdout}");
+
+    // No data at all, and no manifest, are errors too.
+    let (code, _, stderr) = verify(&dir.join("nowhere"), &manifest);
+    assert_eq!(code, 2, "{stderr}");
+    let (code, _, stderr) = verify(&data, &dir.join("missing.md"));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("cannot read the manifest"), "{stderr}");
+}
+
+/// Cell `i` of the manifest's batch row, as a number.
+fn row_cell(manifest: &str, i: usize) -> u64 {
+    let row = manifest
+        .lines()
+        .find(|l| l.starts_with("| 20"))
+        .expect("a batch row");
+    row.split('|')
+        .map(str::trim)
+        .nth(i)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("cell {i} of {row}"))
 }

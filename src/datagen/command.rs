@@ -6,11 +6,12 @@
 //!                   [--opening-max-score 300] [--draw-adjudication on|off] [--report-secs 30]
 //! threefold datagen --stats FILE_OR_DIR
 //! threefold datagen --dump FILE_OR_DIR      (every position: FEN | move | score | result)
+//! threefold datagen --verify DIR [--manifest nnue/DATA.md]
 //! threefold datagen --from-pgn FILE.pgn --out FILE
 //! ```
 //!
-//! Progress and summaries go to stderr, except `--stats` and `--dump`, whose report is the
-//! output.
+//! Progress and summaries go to stderr, except `--stats`, `--dump` and `--verify`, whose report
+//! is the output.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -19,19 +20,19 @@ use std::time::Duration;
 use super::openings::{OpeningRules, read_openings};
 use super::run::{Options, manifest_line};
 use super::selfplay::Adjudication;
-use super::{pgn, stats};
+use super::{manifest, pgn, stats};
 use crate::eval::nnue::{EMBEDDED_FILE, Network, default_network};
 
 /// The options of `threefold datagen`: self-play into `--out DIR` (the default mode), or one
 /// of `--stats`, `--dump`, `--from-pgn`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Progress and summaries go to stderr; --stats and --dump print their report on stdout."
+    after_help = "Progress and summaries go to stderr; --stats, --dump and --verify print their report on stdout."
 )]
 pub struct Args {
     /// Self-play: the directory of the data files (created if missing; a run resumes the batch
     /// of its seed). With --from-pgn: the data file to write (must not exist)
-    #[arg(long, value_name = "DIR", required_unless_present_any = ["stats", "dump"])]
+    #[arg(long, value_name = "DIR", required_unless_present_any = ["stats", "dump", "verify"])]
     pub out: Option<PathBuf>,
     /// Reports games, positions, W/D/L and a score histogram of a data file or directory
     #[arg(long, value_name = "FILE_OR_DIR", exclusive = true)]
@@ -39,6 +40,18 @@ pub struct Args {
     /// Prints every position of a data file or directory: FEN | move | score | result
     #[arg(long, value_name = "FILE_OR_DIR", exclusive = true)]
     pub dump: Option<PathBuf>,
+    /// Checks the data files of a directory against the manifest: checksums, whole batches,
+    /// and each batch's games, positions and W/D/L as its row gives them
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "SelfPlay"])]
+    pub verify: Option<PathBuf>,
+    /// With --verify: the manifest to check against
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "nnue/DATA.md",
+        requires = "verify"
+    )]
+    pub manifest: PathBuf,
     /// Converts the scored games of a PGN file (cutechess-cli, fastchess, OpenBench) into --out FILE
     #[arg(
         long,
@@ -116,13 +129,43 @@ pub fn run(args: Args) -> Result<(), String> {
             _ => Ok(()),
         };
     }
+    if let Some(dir) = &args.verify {
+        return verify(dir, &args.manifest);
+    }
     let Some(out) = &args.out else {
-        return Err("datagen needs --out DIR (or --stats, --dump)".to_string());
+        return Err("datagen needs --out DIR (or --stats, --dump, --verify)".to_string());
     };
     match &args.from_pgn {
         Some(pgn_path) => convert(pgn_path, out),
         None => generate(&args.self_play, out),
     }
+}
+
+/// `--verify DIR`: a line per batch on stdout; any problem makes it an error (exit status 2).
+fn verify(dir: &Path, manifest_path: &Path) -> Result<(), String> {
+    let manifest = manifest::Manifest::load(manifest_path)?;
+    let found = manifest::verify(&manifest, dir)?;
+    for line in &found.batches {
+        println!("{line}");
+    }
+    if found.problems.is_empty() {
+        println!(
+            "{}: {} batches verified against {}",
+            dir.display(),
+            found.batches.len(),
+            manifest_path.display()
+        );
+        return Ok(());
+    }
+    for problem in &found.problems {
+        println!("problem: {problem}");
+    }
+    Err(format!(
+        "{} problems in {} against {}",
+        found.problems.len(),
+        dir.display(),
+        manifest_path.display()
+    ))
 }
 
 /// `--minutes M`: a positive number of minutes.
@@ -217,6 +260,8 @@ fn generate(args: &SelfPlay, out: &Path) -> Result<(), String> {
     );
     eprintln!("datagen: manifest line for nnue/DATA.md (replace this batch's line if it has one):");
     eprintln!("{}", manifest_line(&options, &total));
+    eprintln!("datagen: checksum lines for nnue/DATA.md (every file of the directory):");
+    eprint!("{}", manifest::checksum_lines(out)?);
     Ok(())
 }
 

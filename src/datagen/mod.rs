@@ -7,11 +7,13 @@
 //! - `openings.rs`: book and random-move openings, and OpenBench's `genfens`;
 //! - `run.rs`: the multi-threaded, seeded, resumable generator;
 //! - `stats.rs`: `--stats`, a summary of data read back;
+//! - `manifest.rs`: `--verify`, the files of a directory against the data manifest;
 //! - `pgn.rs`: `--from-pgn`, PGNs with engine scores in comments to records;
 //! - `command.rs`: the command line.
 
 pub mod command;
 pub mod format;
+pub mod manifest;
 pub mod openings;
 pub mod pgn;
 pub mod run;

@@ -317,7 +317,7 @@ pub fn manifest_line(options: &Options, total: &Tally) -> String {
     format!(
         "| {} | {} | s{}-t0..t{} | {} soft / {} hard, {} | {openings}, within ±{} cp at {} nodes; {draw} | {} | {} | {} | {} |",
         today(),
-        options.out.display(),
+        made_on(options.threads),
         options.seed,
         options.threads.max(1) - 1,
         options.nodes,
@@ -330,6 +330,12 @@ pub fn manifest_line(options: &Options, total: &Tally) -> String {
         total.positions,
         total.wdl(),
     )
+}
+
+/// The manifest's "made on" cell: `2 threads on 2 cores` (the machine, not its paths).
+fn made_on(threads: usize) -> String {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{threads} threads on {cores} cores")
 }
 
 /// Today's date (UTC) as `YYYY-MM-DD`.

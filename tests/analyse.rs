@@ -159,6 +159,69 @@ fn analyse(game: GameInput, from: u32) -> GameAnalysis {
     analyse_game(game, &mut searcher, &limits(), range, &Signals::default())
 }
 
+fn pgn_game(text: &str) -> GameInput {
+    parse_games(text).expect("reads").pop().expect("one game")
+}
+
+/// The `score` of `which` ("before", "after") of ply `ply` (1 for the first) in the JSON, or
+/// the played move's score for "played".
+fn json_score(json: &Value, ply: usize, which: &str) -> Value {
+    let record = &json["plies"][ply - 1];
+    assert_eq!(record["ply"], ply, "{json}");
+    match which {
+        "played" => record["played_score"].clone(),
+        side => record[side]["score"].clone(),
+    }
+}
+
+#[test]
+fn mates_are_counted_from_whites_side_for_either_mover_and_count_the_played_move() {
+    let mate = |n: i64| serde_json::json!({ "mate": n });
+    // Fool's mate: after 2.g4 Black mates with 2...Qh4#.
+    let fools = analyse(
+        pgn_game("[Event \"fools\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"),
+        1,
+    );
+    let json = write::json(&fools);
+    assert_eq!(json_score(&json, 3, "after"), mate(-1));
+    assert_eq!(json_score(&json, 4, "before"), mate(-1));
+    assert_eq!(json_score(&json, 4, "played"), mate(-1));
+    let pgn = write::pgn(&fools);
+    assert!(pgn.contains("2. g4 $4 {[%eval #-1,"), "{pgn}");
+    // Mates in 2 played where the search's first choice mates in 1: the played move's score
+    // counts the move itself.
+    let white = analyse(
+        pgn_game(
+            "[Event \"w\"]\n[FEN \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"]\n\n1. Qd1 Kg8 2. Qd8# 1-0\n",
+        ),
+        1,
+    );
+    let json = write::json(&white);
+    assert_eq!(json_score(&json, 1, "before"), mate(1));
+    assert_eq!(json_score(&json, 1, "played"), mate(2));
+    // Black to move after 1.Qd1 and mated after White's next move: #1, as after 1...Kg8.
+    assert_eq!(json_score(&json, 1, "after"), mate(1));
+    assert_eq!(json_score(&json, 2, "after"), mate(1));
+    assert_eq!(json_score(&json, 3, "played"), mate(1));
+    let pgn = write::pgn(&white);
+    assert!(pgn.contains("1. Qd1 {[%eval #1,"), "{pgn}");
+    let black = analyse(
+        pgn_game(
+            "[Event \"b\"]\n[FEN \"5q2/8/8/8/8/6k1/8/7K b - - 0 1\"]\n\n1... Qd6 2. Kg1 Qd1# 0-1\n",
+        ),
+        1,
+    );
+    let json = write::json(&black);
+    assert_eq!(json_score(&json, 1, "before"), mate(-1));
+    assert_eq!(json_score(&json, 1, "played"), mate(-2));
+    assert_eq!(json_score(&json, 1, "after"), mate(-1));
+    assert_eq!(json_score(&json, 2, "after"), mate(-1));
+    assert_eq!(json_score(&json, 3, "played"), mate(-1));
+    let pgn = write::pgn(&black);
+    assert!(pgn.contains("1... Qd6 {[%eval #-1,"), "{pgn}");
+    assert!(pgn.contains("2. Kg1 {[%eval #-1,"), "{pgn}");
+}
+
 #[test]
 fn the_pirc_perpetual_is_a_forced_draw_by_blacks_checks_where_it_arises() {
     let analysis = analyse(seed_game("pirc_austrian_perpetual"), 10);

@@ -8,11 +8,11 @@
 
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::notation::{numbered_line, san_line, score_text, side_name, white_view};
+use super::notation::{numbered_line, san_line, score_text, side_name, white_score};
 use super::read::GameInput;
 use crate::game::{AutomaticEnd, Claims, Game};
 use crate::search::line::LineEnd;
-use crate::search::score::{DRAW, mated_in};
+use crate::search::score::{DRAW, mated_in, score_of_move};
 use crate::search::{Limits, Searcher, Signals};
 use crate::uci::wdl;
 
@@ -350,7 +350,7 @@ fn ply_record(
     let (played_score, played_draw) = if before.best == Some(played) {
         (before.score, before.is_proven_draw())
     } else {
-        (-after.score, after.is_proven_draw())
+        (score_of_move(after.score), after.is_proven_draw())
     };
     let material = wdl::material(pos);
     let expected_best = before.expected(material);
@@ -411,8 +411,8 @@ fn move_verdicts(
                 side: mover,
                 text: format!(
                     "missed {how}: {line_text} draws by {how}; every other move loses ({} at best), and {played_text} scores {}.",
-                    score_text(white_view(other, mover)),
-                    score_text(white_view(record.played_score, mover)),
+                    score_text(white_score(other, mover)),
+                    score_text(white_score(record.played_score, mover)),
                 ),
                 line: before.pv.clone(),
                 line_from: record.ply - 1,
@@ -434,7 +434,7 @@ fn move_verdicts(
             text: format!(
                 "drawn while winning: {} stood {} (best {}), but after {played_text} {} {how}.",
                 side_name(mover),
-                score_text(white_view(before.score, mover)),
+                score_text(white_score(before.score, mover)),
                 numbered_line(pos, &before.pv),
                 side_name(!mover),
             ),

@@ -5,10 +5,10 @@ use serde_json::{Value, json};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
-use super::notation::{eval_value, san_line, white_view};
+use super::notation::{eval_value, san_line, white_score};
 use super::study::{Assessment, GameAnalysis, PlyRecord, Verdict, VerdictKind, end_name};
 use crate::game::uci_text;
-use crate::uci::report::{UciScore, uci_score};
+use crate::uci::report::UciScore;
 
 /// Longest movetext line, as PGN export format asks (a long comment may pass it).
 const LINE_WIDTH: usize = 79;
@@ -36,7 +36,7 @@ fn eval_tag(a: &Assessment, side_to_move: Color) -> Option<String> {
     if a.end == Some(crate::game::AutomaticEnd::Checkmate) {
         return None;
     }
-    let value = eval_value(white_view(a.score, side_to_move));
+    let value = eval_value(white_score(a.score, side_to_move));
     Some(if a.depth > 0 {
         format!("[%eval {value},{}]", a.depth)
     } else {
@@ -169,9 +169,9 @@ pub fn pgn(analysis: &GameAnalysis) -> String {
     text
 }
 
-/// A score from White's point of view: `{"cp": 35}` or `{"mate": -3}`.
-fn score_json(white_score: i32) -> Value {
-    match uci_score(white_score) {
+/// A score from White's point of view ([`white_score`]): `{"cp": 35}` or `{"mate": -3}`.
+fn score_json(score: UciScore) -> Value {
+    match score {
         UciScore::Centipawns(cp) => json!({ "cp": cp }),
         UciScore::MateIn(n) => json!({ "mate": n }),
     }
@@ -188,7 +188,7 @@ fn side_json(color: Color) -> &'static str {
 fn assessment_json(a: &Assessment, pos: &Chess) -> Value {
     let mode = pos.castles().mode();
     json!({
-        "score": score_json(white_view(a.score, pos.turn())),
+        "score": score_json(white_score(a.score, pos.turn())),
         "best": a.best.and_then(|m| san_line(pos, &[m]).pop()),
         "best_uci": a.best.map(|m| uci_text(m, mode)),
         "line": san_line(pos, &a.pv),
@@ -209,7 +209,7 @@ fn ply_json(record: &PlyRecord, before: &Chess, after: &Chess) -> Value {
         "uci": uci_text(record.played, mode),
         "before": assessment_json(&record.before, before),
         "after": assessment_json(&record.after, after),
-        "played_score": score_json(white_view(record.played_score, record.mover)),
+        "played_score": score_json(white_score(record.played_score, record.mover)),
         "played_draw": record.played_draw,
         "expected_best": (record.expected_best * 1000.0).round() / 1000.0,
         "expected_played": (record.expected_played * 1000.0).round() / 1000.0,

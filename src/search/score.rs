@@ -69,6 +69,21 @@ pub fn to_table(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The score of a move for the side that played it, from the score of the position after it
+/// (the opponent's point of view): negated, and a mate one ply further away, as the position
+/// after the move is one ply below the one it was played in.
+///
+/// ```
+/// use threefold::search::score::{MATE, mated_in, score_of_move};
+/// assert_eq!(score_of_move(mated_in(0)), MATE - 1); // the move mates
+/// assert_eq!(score_of_move(mated_in(2)), MATE - 3); // mate in 2 moves
+/// assert_eq!(score_of_move(MATE - 1), mated_in(2)); // the reply mates
+/// assert_eq!(score_of_move(-35), 35);
+/// ```
+pub fn score_of_move(after: i32) -> i32 {
+    from_table(-after, 1)
+}
+
 /// The inverse of [`to_table`]: a stored score, seen from the node at `ply`.
 pub fn from_table(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {

@@ -13,7 +13,7 @@ use super::read::GameInput;
 use crate::game::{AutomaticEnd, Claims, Game};
 use crate::search::line::LineEnd;
 use crate::search::score::{DRAW, mated_in, score_of_move};
-use crate::search::{Limits, Searcher, Signals};
+use crate::search::{Limits, SearchResult, Searcher, Signals};
 use crate::uci::wdl;
 
 /// A side "stands lost" at this score or below, "stands winning" at its negation or above
@@ -73,11 +73,12 @@ pub struct Assessment {
 }
 
 impl Assessment {
-    /// The position is a draw: proven by the search along a line, or ended by a drawing rule.
+    /// The position is a draw: proven by the search along a line (its verdict, `draw`), or
+    /// ended by a drawing rule.
     pub fn is_proven_draw(&self) -> bool {
         match self.end {
             Some(end) => end != AutomaticEnd::Checkmate,
-            None => self.draw.is_some() && self.score == DRAW,
+            None => self.draw.is_some(),
         }
     }
 
@@ -213,57 +214,70 @@ impl MoveRange {
     }
 }
 
-/// Searches the current position of `game` (its history included), or notes how the game
-/// ended there.
-fn assess(game: &Game, searcher: &mut Searcher, limits: &Limits, signals: &Signals) -> Assessment {
-    if let Some(end) = game.automatic_end() {
-        let score = if end == AutomaticEnd::Checkmate {
-            mated_in(0)
-        } else {
-            DRAW
-        };
-        return Assessment {
-            score,
-            end: Some(end),
-            ..Assessment::default()
-        };
-    }
-    let result = searcher.search(game, limits, signals, &mut |_| {});
-    Assessment {
-        score: result.score,
-        best: result.best,
-        pv: result.pv,
-        draw: result.draw,
-        end: None,
-        depth: result.depth,
-        nodes: result.nodes,
-    }
+/// The searcher and the limits of one game's analysis: every search the verdicts need goes
+/// through it, with the game's history.
+struct Engine<'a> {
+    searcher: &'a mut Searcher,
+    limits: &'a Limits,
+    signals: &'a Signals,
+    /// Nodes searched so far.
+    nodes: u64,
 }
 
-/// The best score among the moves other than `excluded`, searched with the game's history;
-/// None when there is no other move.
-fn best_other(
-    game: &Game,
-    excluded: Move,
-    searcher: &mut Searcher,
-    limits: &Limits,
-    signals: &Signals,
-) -> Option<(i32, u64)> {
-    let others: Vec<Move> = game
-        .position()
-        .legal_moves()
-        .into_iter()
-        .filter(|&m| m != excluded)
-        .collect();
-    if others.is_empty() {
-        return None;
+impl Engine<'_> {
+    /// Searches the current position of `game` (its history included), or notes how the game
+    /// ended there.
+    fn assess(&mut self, game: &Game) -> Assessment {
+        if let Some(end) = game.automatic_end() {
+            let score = if end == AutomaticEnd::Checkmate {
+                mated_in(0)
+            } else {
+                DRAW
+            };
+            return Assessment {
+                score,
+                end: Some(end),
+                ..Assessment::default()
+            };
+        }
+        let result = self.search(game, self.limits.clone());
+        Assessment {
+            score: result.score,
+            best: result.best,
+            pv: result.pv,
+            draw: result.draw,
+            end: None,
+            depth: result.depth,
+            nodes: result.nodes,
+        }
     }
-    let limits = Limits {
-        searchmoves: others,
-        ..limits.clone()
-    };
-    let result = searcher.search(game, &limits, signals, &mut |_| {});
-    Some((result.score, result.nodes))
+
+    /// The best line among the moves other than `excluded`, searched with the game's history;
+    /// None when there is no other move.
+    fn best_other(&mut self, game: &Game, excluded: Move) -> Option<SearchResult> {
+        let others: Vec<Move> = game
+            .position()
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| m != excluded)
+            .collect();
+        if others.is_empty() {
+            return None;
+        }
+        let limits = Limits {
+            searchmoves: others,
+            ..self.limits.clone()
+        };
+        Some(self.search(game, limits))
+    }
+
+    fn search(&mut self, game: &Game, limits: Limits) -> SearchResult {
+        let result = self
+            .searcher
+            .search(game, &limits, self.signals, &mut |_| {});
+        self.nodes += result.nodes;
+        result
+    }
 }
 
 /// Analyses one game: every move in `range`, with a search per position under `limits`. The
@@ -277,6 +291,12 @@ pub fn analyse_game(
     signals: &Signals,
 ) -> GameAnalysis {
     searcher.clear();
+    let mut engine = Engine {
+        searcher,
+        limits,
+        signals,
+        nodes: 0,
+    };
     let mut game = Game::new(input.start.clone());
     let mut analysis = GameAnalysis {
         input,
@@ -289,7 +309,7 @@ pub fn analyse_game(
     let moves = analysis.input.moves.clone();
     // The assessment of the position before the current move, when it was searched.
     let mut previous: Option<(Game, Assessment)> = None;
-    let mut fifty_reported = [false; 2];
+    let mut said = Said::default();
     for p in 0..=moves.len() {
         let analyse_next = p < moves.len() && range.contains(game.position());
         let analysed_last = previous.is_some();
@@ -299,25 +319,22 @@ pub fn analyse_game(
                 analysis.stopped = Some("interrupted".to_owned());
                 break;
             }
-            let here = assess(&game, searcher, limits, signals);
-            analysis.nodes += here.nodes;
+            let here = engine.assess(&game);
             if p == 0 {
                 analysis.start = Some(here.clone());
             }
             if let Some((before_game, before)) = previous.take() {
                 let record = ply_record(&before_game, before, here.clone(), moves[p - 1]);
-                analysis.nodes += move_verdicts(
+                move_verdicts(
                     &mut analysis.verdicts,
                     &record,
                     &before_game,
                     &game,
-                    searcher,
-                    limits,
-                    signals,
+                    &mut engine,
                 );
                 analysis.plies.push(record);
             }
-            position_verdicts(&mut analysis, &game, p, &here, &mut fifty_reported);
+            position_verdicts(&mut analysis, &game, p, &here, &mut said, &mut engine);
             current = Some(here);
         }
         if let Some(end) = game.automatic_end()
@@ -335,6 +352,7 @@ pub fn analyse_game(
             game.play(moves[p]);
         }
     }
+    analysis.nodes = engine.nodes;
     analysis
 }
 
@@ -372,18 +390,14 @@ fn ply_record(
     }
 }
 
-/// The verdicts on a move: missed perpetual or repetition, drawn while winning. Returns the
-/// nodes of any extra search.
+/// The verdicts on a move: missed perpetual or repetition, drawn while winning.
 fn move_verdicts(
     verdicts: &mut Vec<Verdict>,
     record: &PlyRecord,
     before_game: &Game,
     after_game: &Game,
-    searcher: &mut Searcher,
-    limits: &Limits,
-    signals: &Signals,
-) -> u64 {
-    let mut nodes = 0;
+    engine: &mut Engine,
+) {
     let mover = record.mover;
     let before = &record.before;
     let pos = before_game.position();
@@ -391,40 +405,44 @@ fn move_verdicts(
     // Missed perpetual or repetition: the best line is a proven draw by repetition, the played
     // move loses, and so does every other move.
     if let (Some(LineEnd::Repetition { perpetual_by }), Some(best)) = (before.draw, before.best)
-        && before.score == DRAW
         && best != record.played
         && record.played_score <= -DECISIVE
-        && let Some((other, other_nodes)) = best_other(before_game, best, searcher, limits, signals)
+        && let Some(other) = engine.best_other(before_game, best)
+        && other.score <= -DECISIVE
     {
-        nodes += other_nodes;
-        if other <= -DECISIVE {
-            let perpetual = perpetual_by == Some(mover);
-            let (kind, how) = if perpetual {
-                (VerdictKind::MissedPerpetual, "perpetual check")
-            } else {
-                (VerdictKind::MissedRepetition, "repetition")
-            };
-            let line_text = numbered_line(pos, &before.pv);
-            verdicts.push(Verdict {
-                kind,
-                ply: record.ply,
-                side: mover,
-                text: format!(
-                    "missed {how}: {line_text} draws by {how}; every other move loses ({} at best), and {played_text} scores {}.",
-                    score_text(white_score(other, mover)),
-                    score_text(white_score(record.played_score, mover)),
-                ),
-                line: before.pv.clone(),
-                line_from: record.ply - 1,
-                line_san: san_line(pos, &before.pv),
-            });
-        }
+        let perpetual = perpetual_by == Some(mover);
+        let (kind, how) = if perpetual {
+            (VerdictKind::MissedPerpetual, "perpetual check")
+        } else {
+            (VerdictKind::MissedRepetition, "repetition")
+        };
+        let line_text = numbered_line(pos, &before.pv);
+        verdicts.push(Verdict {
+            kind,
+            ply: record.ply,
+            side: mover,
+            text: format!(
+                "missed {how}: {line_text} draws by {how}; every other move loses ({} at best), and {played_text} scores {}.",
+                score_text(white_score(other.score, mover)),
+                score_text(white_score(record.played_score, mover)),
+            ),
+            line: before.pv.clone(),
+            line_from: record.ply - 1,
+            line_san: san_line(pos, &before.pv),
+        });
     }
     // Drawn while winning: the mover stood winning with a line that does not end in a draw,
-    // and after the played move the opponent forces a draw by rule or may claim one.
+    // played a move other than the search's best, after which the opponent forces a draw by
+    // rule or may claim one; and the other moves, searched again without the played one, still
+    // win without a draw (the score before the move came from a shallower search than the one
+    // after it, and may have been an illusion the played move alone escaped).
     if before.score >= DECISIVE
-        && before.draw.is_none()
+        && !before.is_proven_draw()
+        && before.best.is_some_and(|best| best != record.played)
         && let Some((how, line)) = opponent_draw(&record.after, after_game)
+        && let Some(other) = engine.best_other(before_game, record.played)
+        && other.score >= DECISIVE
+        && other.draw.is_none()
     {
         let after_pos = after_game.position();
         verdicts.push(Verdict {
@@ -434,8 +452,8 @@ fn move_verdicts(
             text: format!(
                 "drawn while winning: {} stood {} (best {}), but after {played_text} {} {how}.",
                 side_name(mover),
-                score_text(white_score(before.score, mover)),
-                numbered_line(pos, &before.pv),
+                score_text(white_score(other.score, mover)),
+                numbered_line(pos, &other.pv),
                 side_name(!mover),
             ),
             line_san: san_line(after_pos, &line),
@@ -443,7 +461,6 @@ fn move_verdicts(
             line_from: record.ply,
         });
     }
-    nodes
 }
 
 /// How the side to move in `game` (whose position `after` assesses) draws by rule: a claim
@@ -459,7 +476,7 @@ fn opponent_draw(after: &Assessment, game: &Game) -> Option<(String, Vec<Move>)>
     if let Some((text, line)) = claim_text(&claims, game) {
         return Some((format!("can claim a draw: {text}"), line));
     }
-    let end = after.draw.filter(|_| after.score == DRAW)?;
+    let end = after.draw?;
     let line_text = numbered_line(pos, &after.pv);
     Some((
         format!("forces a draw by {}: {line_text}", end_name(end)),
@@ -522,24 +539,35 @@ fn claim_text(claims: &Claims, game: &Game) -> Option<(String, Vec<Move>)> {
     (!parts.is_empty()).then(|| (parts.join("; "), line))
 }
 
+/// What the position verdicts of a game have said so far.
+#[derive(Debug, Default)]
+struct Said {
+    /// Per side (shakmaty's index): a fifty-move claim was named.
+    fifty: [bool; 2],
+    /// The last position (its ply) whose proven draw was said, by a forced-draw verdict or a
+    /// claim, and how its line ends.
+    draw: Option<(usize, LineEnd)>,
+}
+
 /// The verdicts on a position: a claim open to the side to move, a forced draw that arises.
 fn position_verdicts(
     analysis: &mut GameAnalysis,
     game: &Game,
     p: usize,
     here: &Assessment,
-    fifty_reported: &mut [bool; 2],
+    said: &mut Said,
+    engine: &mut Engine,
 ) {
     let pos = game.position();
     let side = pos.turn();
     let mut claims = game.claims();
     // A fifty-move claim stays open move after move: name it once per side.
-    if fifty_reported[side as usize] {
+    if said.fifty[side as usize] {
         claims.fifty_now = false;
         claims.fifty_by_moves.clear();
     }
     if claims.can_claim_fifty_moves() {
-        fifty_reported[side as usize] = true;
+        said.fifty[side as usize] = true;
     }
     let claimable = claims.can_claim_threefold() || claims.can_claim_fifty_moves();
     if let Some((text, line)) = claim_text(&claims, game) {
@@ -561,41 +589,75 @@ fn position_verdicts(
             line_from: p,
         });
     }
-    // A forced draw where it arises: the best line ends in a draw by rule, and the position
-    // before (if analysed) had none, or another (a repetition that becomes a perpetual check).
-    let arose = analysis
-        .plies
-        .last()
-        .filter(|r| r.ply == p)
-        .is_none_or(|r| !r.before.is_proven_draw() || r.before.draw != here.draw);
-    // A claim open here already says the draw is there for the taking.
-    if let Some(end) = here.draw
-        && here.score == DRAW
-        && here.end.is_none()
-        && arose
-        && !claimable
-    {
-        // The side that forces it: the one giving the perpetual check, else the side to move.
-        let by = match end {
-            LineEnd::Repetition {
-                perpetual_by: Some(checker),
-            } => checker,
-            _ => side,
-        };
-        analysis.verdicts.push(Verdict {
-            kind: VerdictKind::ForcedDraw,
-            ply: p,
-            side: by,
-            text: format!(
-                "forced draw: the best line ends in a draw by {}: {}.",
-                end_name(end),
-                numbered_line(pos, &here.pv)
-            ),
-            line: here.pv.clone(),
-            line_from: p,
-            line_san: san_line(pos, &here.pv),
-        });
+    let Some(end) = here.draw else {
+        return;
+    };
+    // Said already: the position before had the same draw said, or a claim open here says the
+    // draw is there for the taking.
+    let continued = p > 0 && said.draw == Some((p - 1, end));
+    if continued || claimable {
+        said.draw = Some((p, end));
+        return;
     }
+    let Some(by) = forced_by(game, here, end, engine) else {
+        return;
+    };
+    said.draw = Some((p, end));
+    let line_text = numbered_line(pos, &here.pv);
+    analysis.verdicts.push(Verdict {
+        kind: VerdictKind::ForcedDraw,
+        ply: p,
+        side: by,
+        text: format!(
+            "forced draw: {} forces a draw by {}: {line_text}; {} cannot avoid it.",
+            side_name(by),
+            end_name(end),
+            side_name(!by),
+        ),
+        line: here.pv.clone(),
+        line_from: p,
+        line_san: san_line(pos, &here.pv),
+    });
+}
+
+/// How many searches in a row of the position after a forced draw's first move must prove the
+/// draw: each after the first starts from what the one before stored and sees further, as the
+/// analysis's search of each position of a game builds on those before it.
+const CONFIRMING_SEARCHES: usize = 2;
+
+/// Whether the draw by rule the search proved in the current position of `game` (`here`, its
+/// line ending by `end`) is forced, and by whom. Forced: the proof holds on the next ply, at a
+/// depth that reaches past the first proof's horizon: the position after the line's first
+/// move, searched [`CONFIRMING_SEARCHES`] times in a row, proves a draw every time, the last
+/// search at least as deep as `here` (one ply further from the current position). Then the
+/// side to move there cannot avoid it either. The side that forces it: the one giving a
+/// perpetual check, else the side to move, which plays into it.
+fn forced_by(game: &Game, here: &Assessment, end: LineEnd, engine: &mut Engine) -> Option<Color> {
+    let &first = here.pv.first()?;
+    let mut next_game = game.clone();
+    next_game.play(first);
+    let mut last_depth = 0;
+    for _ in 0..CONFIRMING_SEARCHES {
+        let next = engine.assess(&next_game);
+        if !next.is_proven_draw() {
+            return None;
+        }
+        // A game that ends in a draw right there is no search's proof: nothing to deepen.
+        if next.end.is_some() {
+            last_depth = u32::MAX;
+            break;
+        }
+        last_depth = next.depth;
+    }
+    if last_depth < here.depth {
+        return None;
+    }
+    Some(match end {
+        LineEnd::Repetition {
+            perpetual_by: Some(checker),
+        } => checker,
+        _ => game.position().turn(),
+    })
 }
 
 #[cfg(test)]

@@ -8,6 +8,10 @@ positions whose verdict is known from analysis that is not Threefold's own:
   drawing moves); a perpetual when every move of the side in Stockfish's line gives check;
 - nothing: the same cases with the drawing move played, and the suite's false perpetuals
   with Stockfish's best move played (no missed-perpetual or drawn-while-winning verdict);
+- nothing, escapable: the suite's escapable perpetuals at the ply where a move other than the
+  drawing one holds (Stockfish's escape, -0.50 or better), with a losing move played (the first
+  legal one in UCI order that the reference engine, `--reference`, scores -3.00 or worse): the
+  move loses, but not every other move does, so it missed no perpetual;
 - drawn_while_winning: the move that let a suite perpetual in (the last move of the case's
   history), when a second engine (`--judge`, default Ethereal, MultiPV 1, `--movetime` ms)
   scores the position before it +1.50 or better for the mover with another best move;
@@ -57,11 +61,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--judge", default="/usr/games/ethereal-chess")
     parser.add_argument("--movetime", type=int, default=2000)
+    parser.add_argument("--reference", default="/usr/games/stockfish",
+                        help="the engine that scores the losing move of an escapable case")
     parser.add_argument("--out", default=os.path.join(ROOT, "tests/data/analyse-cases.jsonl"))
     args = parser.parse_args()
     suite = [json.loads(line) for line in open(os.path.join(ROOT, "bench/data/perpetuals.jsonl"))]
     cases = []
     judge = chess.engine.SimpleEngine.popen_uci(args.judge)
+    reference = chess.engine.SimpleEngine.popen_uci(args.reference)
     try:
         for case in suite:
             start, moves = case["start_fen"], case["moves"]
@@ -89,11 +96,34 @@ def main():
                                       start_fen=start, moves=moves, ply=len(moves),
                                       source=f"{source}; judge {os.path.basename(args.judge)} "
                                              f"{score} cp with {best.uci()}"))
+            elif case["kind"] == "escapable":
+                escape = case["escape"]
+                line = case["sf_pv"][:escape["ply"]]
+                board = board_after(start, moves + line)
+                assert board.fen() == escape["fen"], case["id"]
+                if escape["score"] < -50:
+                    continue
+                held = {escape["move"], case["sf_pv"][escape["ply"]]}
+                for m in sorted(board.legal_moves, key=chess.Move.uci):
+                    if m.uci() in held:
+                        continue
+                    info = reference.analyse(board, chess.engine.Limit(time=args.movetime / 1000),
+                                             root_moves=[m])
+                    score = info["score"].pov(board.turn).score(mate_score=100000)
+                    if score is not None and score <= -300:
+                        cases.append(dict(id=f"escaped-{case['id']}", expect="nothing",
+                                          start_fen=start, moves=moves + line + [m.uci()],
+                                          ply=len(moves + line) + 1,
+                                          source=f"{source}; escape {escape['move']} "
+                                                 f"{escape['score']} cp; "
+                                                 f"{os.path.basename(args.reference)} {score} cp"))
+                        break
             else:
                 cases.append(dict(id=f"kept-{case['id']}", expect="nothing", start_fen=start,
                                   moves=moves + [case["sf_best"]], ply=ply, source=source))
     finally:
         judge.quit()
+        reference.quit()
     seeds = json.load(open(os.path.join(ROOT, "tests/data/seed-games.json")))
     for name, game in seeds.items():
         if game["final"]["can_claim_threefold"] and not game["final"]["fivefold"] and game["moves"]:

@@ -91,10 +91,19 @@ fn agrees(expect: &str, kinds: &[VerdictKind]) -> bool {
     }
 }
 
-/// Share of the engine-judged cases (all but the claims) that must agree at the node budget:
-/// the search sees less than the reference engines did in seconds; every disagreement is
-/// printed, and each kind must have agreeing cases.
-const ENGINE_AGREEMENT: f64 = 0.85;
+/// Per expectation, the share of its cases that must agree at the node budget. Claims come
+/// from the rules code: every one. A verdict on a case where the reference engine sees none is
+/// a wrong verdict: at most one case in fifty (the king-and-pawn escape of
+/// escaped-perpetual-039 needs depth 33 of this search). The verdicts themselves may be missed
+/// at this budget where the reference engines saw them in seconds, within these floors; every
+/// disagreement is printed.
+const FLOORS: [(&str, f64); 5] = [
+    ("claim_available", 1.0),
+    ("nothing", 0.98),
+    ("missed_perpetual", 0.8),
+    ("missed_repetition", 0.8),
+    ("drawn_while_winning", 0.5),
+];
 
 #[test]
 fn known_verdicts_are_found_at_a_fixed_node_budget() {
@@ -118,32 +127,19 @@ fn known_verdicts_are_found_at_a_fixed_node_budget() {
             eprintln!("{}: expected {expect}, got {kinds:?}", case["id"]);
         }
     }
-    let (mut judged, mut judged_agreed) = (0, 0);
-    for (expect, &(n, agreed)) in &tally {
-        eprintln!("{expect}: {agreed} of {n} agree");
-        assert!(agreed > 0, "{expect}: no case agrees");
-        if expect == "claim_available" {
-            // Claims come from the rules code: every one must be found.
-            assert_eq!(agreed, n, "claims: {agreed} of {n} agree");
-        } else {
-            judged += n;
-            judged_agreed += agreed;
+    let mut short = Vec::new();
+    for (expect, floor) in FLOORS {
+        let &(n, agreed) = tally
+            .get(expect)
+            .unwrap_or_else(|| panic!("no {expect} case in the set"));
+        let needed = (n as f64 * floor).ceil() as usize;
+        eprintln!("{expect}: {agreed} of {n} agree, {needed} needed");
+        if agreed < needed {
+            short.push(format!("{expect}: {agreed} of {n} agree, {needed} needed"));
         }
     }
-    let needed = (judged as f64 * ENGINE_AGREEMENT).ceil() as usize;
-    assert!(
-        judged_agreed >= needed,
-        "engine-judged cases: {judged_agreed} of {judged} agree, {needed} needed"
-    );
-    for kind in [
-        "missed_perpetual",
-        "missed_repetition",
-        "drawn_while_winning",
-        "claim_available",
-        "nothing",
-    ] {
-        assert!(tally.contains_key(kind), "no {kind} case in the set");
-    }
+    assert!(short.is_empty(), "{short:#?}");
+    assert_eq!(tally.len(), FLOORS.len(), "an expectation without a floor");
 }
 
 fn seed_game(event: &str) -> GameInput {

@@ -15,7 +15,7 @@ use super::params::{NODE_COUNT_INTERVAL, POLL_INTERVAL};
 use super::repetition::KeyStack;
 use super::root::mates_within;
 use super::score::{INFINITE, MAX_PLY, draw_value};
-use super::tablebase::{RootResult, Tables};
+use super::tablebase::{RootRanking, Tables};
 use super::time::{BASE_SOFT_SHARE, SINGLE_REPLY_SOFT_SHARE, SearchTrend, TimeManager};
 use super::tt::TranspositionTable;
 use super::{Report, Settings, Signals};
@@ -64,13 +64,13 @@ pub struct Path {
 
 /// The root of the search: its moves, the iteration under way, and how it went so far.
 pub struct Root {
-    /// The moves searched at the root (all legal ones, `searchmoves`, or those not yet heading
-    /// a MultiPV line).
+    /// The moves searched at the root (all legal ones or `searchmoves`, best by the tables
+    /// first; during an iteration, those of one line).
     pub moves: Vec<Move>,
     /// The depth of the current iteration.
     pub depth: i32,
-    /// What the tables say of the root position, if it is in them.
-    pub tb: Option<RootResult>,
+    /// What the tables say of each root move, if the root position is in them.
+    pub tb: Option<RootRanking>,
     /// Nodes searched below each root move in the current iteration (for time management).
     pub move_nodes: Vec<(Move, u64)>,
     /// How settled the iterations so far look (for time management).

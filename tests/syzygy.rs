@@ -5,12 +5,13 @@
 
 mod common;
 
+use std::collections::HashMap;
 use std::time::Duration;
 
-use shakmaty::CastlingMode;
-use shakmaty::{Move, Position};
-use threefold::game::{Game, parse_fen_in, parse_uci_move};
-use threefold::search::tablebase::{RootRanking, RootResult, TB_WIN_BOUND, Tables};
+use shakmaty::{CastlingMode, Chess, Move, Position};
+use threefold::game::rules::FIFTY_MOVE_HALFMOVES;
+use threefold::game::{Game, parse_fen_in, parse_uci_move, position_key};
+use threefold::search::tablebase::{Outcome, RootRanking, RootResult, TB_WIN_BOUND, Tables};
 
 use common::Uci;
 
@@ -388,4 +389,113 @@ fn multipv_shows_as_many_lines_as_asked_the_tables_best_first() {
     assert!(got.iter().all(|l| l.1 >= TB_WIN_BOUND), "{got:?}");
     assert!(got.windows(2).all(|w| w[0].1 >= w[1].1), "{got:?}");
     assert!(got[0].1 > got[1].1, "{got:?}");
+}
+
+/// An exhaustive search over the WDL tables alone (no DTZ): whether the winning side forces,
+/// within so many plies, a mate or a capture or pawn move after which it still wins. The
+/// fifty-move boundary by brute force, to check the ranking against.
+struct Oracle<'a> {
+    tables: &'a Tables,
+    memo: HashMap<(u64, u32, bool), bool>,
+}
+
+impl Oracle<'_> {
+    /// The side to move forces such a move within `left` plies.
+    fn wins_within(&mut self, pos: &Chess, left: u32) -> bool {
+        if left == 0 {
+            return false;
+        }
+        let key = (position_key(pos), left, true);
+        if let Some(&known) = self.memo.get(&key) {
+            return known;
+        }
+        let answer = pos.legal_moves().into_iter().any(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            if after.is_checkmate() {
+                true
+            } else if m.is_zeroing() {
+                self.tables.wdl_after_zeroing(&after) == Some(Outcome::Loss)
+            } else {
+                self.loses_within(&after, left - 1)
+            }
+        });
+        self.memo.insert(key, answer);
+        answer
+    }
+
+    /// The side to move cannot stop the opponent forcing such a move within `left` plies.
+    fn loses_within(&mut self, pos: &Chess, left: u32) -> bool {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return pos.is_check();
+        }
+        if left == 0 {
+            return false;
+        }
+        let key = (position_key(pos), left, false);
+        if let Some(&known) = self.memo.get(&key) {
+            return known;
+        }
+        let answer = moves.into_iter().all(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            if m.is_zeroing() {
+                self.tables.wdl_after_zeroing(&after) == Some(Outcome::Win)
+            } else {
+                self.wins_within(&after, left - 1)
+            }
+        });
+        self.memo.insert(key, answer);
+        answer
+    }
+
+    /// Whether the side to move in `pos` loses under the fifty-move rule as the clock stands:
+    /// every move lets the opponent force its winning zeroing move (or mate) by halfmove 100.
+    fn loses(&mut self, pos: &Chess) -> bool {
+        pos.legal_moves().into_iter().all(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            if m.is_zeroing() {
+                return self.tables.wdl_after_zeroing(&after) == Some(Outcome::Win);
+            }
+            let left = FIFTY_MOVE_HALFMOVES.saturating_sub(after.halfmoves());
+            self.wins_within(&after, left)
+        })
+    }
+}
+
+/// K+P v K, Black to move, with the boundary on White's next pawn move: from a clock of 86,
+/// whatever Black plays, White can push the pawn (keeping the win) on halfmove 100 at the
+/// latest, so Black loses; from 87, 1...Kd3 holds it off until halfmove 101, a draw. The
+/// ranking settles 1...Kd3's rounded distance (White's DTZ 13 on a clock of 87) by searching
+/// the tables, and that search ends on positions whose distance the tables give exactly: Black
+/// to move, the pawn push two plies away, two plies left. A pawn move landing on halfmove 100
+/// keeps the win (dtz + clock = 100 is in time), which the clocks around the boundary check
+/// against a brute-force search over the WDL tables.
+#[test]
+fn a_pawn_move_landing_exactly_on_halfmove_100_is_in_time() {
+    let tables = Tables::load(TABLES).expect("test tables load");
+    let mut oracle = Oracle {
+        tables: &tables,
+        memo: HashMap::new(),
+    };
+    // Whether a draw and a loss were seen.
+    let mut seen = [false; 2];
+    for clock in 80..=92 {
+        let fen = format!("8/8/8/8/8/8/1P1k4/K7 b - - {clock} 1");
+        let (_, result) = kept_in(&tables, &fen);
+        let pos = parse_fen_in(&fen, CastlingMode::Standard).expect("fen");
+        let loses = oracle.loses(&pos);
+        assert_eq!(
+            matches!(result, RootResult::Loss { .. }),
+            loses,
+            "clock {clock}: ranked {result:?}"
+        );
+        if !loses {
+            assert_eq!(result, RootResult::Draw, "clock {clock}");
+        }
+        seen[usize::from(loses)] = true;
+    }
+    assert_eq!(seen, [true, true], "the clocks straddle the boundary");
 }

@@ -28,8 +28,9 @@ use crate::game::rules::FIFTY_MOVE_HALFMOVES;
 use crate::game::{is_dead_by_material, key_after, position_key};
 
 impl Worker<'_> {
-    /// Records that the score being computed rests on the path down to key-stack `index`.
-    fn depends_on(&mut self, index: usize) {
+    /// Records that the score being computed rests on the path down to key-stack `index`
+    /// (below 0: down to a position before the first on the stack).
+    fn depends_on(&mut self, index: isize) {
         self.path.dependency = self.path.dependency.min(index);
     }
 
@@ -38,7 +39,7 @@ impl Worker<'_> {
     fn rule_score(&mut self, pos: &Chess, ply: usize) -> Option<i32> {
         let halfmoves = pos.halfmoves();
         if let Some(earlier) = self.path.keys.repetition(halfmoves) {
-            self.depends_on(earlier);
+            self.depends_on(earlier as isize);
             return Some(self.draw_score(ply));
         }
         if halfmoves >= FIFTY_MOVE_HALFMOVES {
@@ -46,8 +47,10 @@ impl Worker<'_> {
             if pos.is_checkmate() {
                 return Some(mated_in(ply));
             }
-            // The clock, and so this draw, depends on the moves since the last zeroing one.
-            self.depends_on(self.path.keys.top().saturating_sub(halfmoves as usize));
+            // The clock, and so this draw, depends on the moves since the last zeroing one: on
+            // the path from the position after it, which comes before the first position on
+            // the stack when the game was set up with the clock running.
+            self.depends_on(self.path.keys.top() as isize - halfmoves as isize);
             return Some(self.draw_score(ply));
         }
         if is_dead_by_material(pos) {
@@ -88,7 +91,7 @@ impl Worker<'_> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        let outer = std::mem::replace(&mut self.path.dependency, usize::MAX);
+        let outer = std::mem::replace(&mut self.path.dependency, isize::MAX);
         let score = self.search_node(pos, key, depth, alpha, beta, ply);
         self.path.dependency = self.path.dependency.min(outer);
         score
@@ -101,7 +104,7 @@ impl Worker<'_> {
 
     /// True when the score of the node on top of the key stack rests on positions before it.
     fn path_dependent(&self) -> bool {
-        self.path.dependency < self.path.keys.top()
+        self.path.dependency < self.path.keys.top() as isize
     }
 
     fn search_node(
@@ -144,7 +147,7 @@ impl Worker<'_> {
                         .keys
                         .upcoming_repetition(pos.halfmoves(), board.occupied(), own)
                 {
-                    self.depends_on(target);
+                    self.depends_on(target as isize);
                     alpha = draw;
                     draw_floor = draw;
                     if alpha >= beta {

@@ -57,9 +57,10 @@ pub struct Path {
     pub played: Vec<Option<Move>>,
     /// The move left out at each ply while testing whether the hash move is singular.
     pub excluded: Vec<Option<Move>>,
-    /// Lowest key-stack index that a draw by rule in the current subtree depended on; a node
-    /// above that index has a path-dependent score and is not stored in the hash table.
-    pub dependency: usize,
+    /// Lowest key-stack index that a draw by rule in the current subtree depended on (below 0
+    /// for a halfmove clock that started before the first position on the stack); a node above
+    /// that index has a path-dependent score, kept in the hash table for this search only.
+    pub dependency: isize,
 }
 
 /// The root of the search: its moves, the iteration under way, and how it went so far.
@@ -136,7 +137,7 @@ impl<'a> Worker<'a> {
                 evals: vec![-INFINITE; MAX_PLY + 1],
                 played: vec![None; MAX_PLY + 1],
                 excluded: vec![None; MAX_PLY + 1],
-                dependency: usize::MAX,
+                dependency: isize::MAX,
             },
             root: Root {
                 moves: root_moves,

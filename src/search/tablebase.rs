@@ -181,7 +181,10 @@ impl RootRanking {
 
     /// The result of root move `m`, if it was ranked.
     pub fn result_of(&self, m: Move) -> Option<RootResult> {
-        self.moves.iter().find(|&&(r, _)| r == m).map(|&(_, r)| r)
+        self.moves
+            .iter()
+            .find(|&&(ranked, _)| ranked == m)
+            .map(|&(_, result)| result)
     }
 }
 

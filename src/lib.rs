@@ -8,6 +8,7 @@
 //! - [`eval`]: the static evaluation (hand-written, and the NNUE network);
 //! - [`search`]: iterative deepening alpha-beta, transposition table, time management;
 //! - [`bench`](mod@bench): the fixed-depth benchmark;
+//! - [`record`]: game records (PGN) read once, leniently, for every tool that reads games;
 //! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
 //! - [`datagen`]: self-play training data for an NNUE evaluation (`threefold datagen`), and
 //!   the openings that OpenBench's `genfens` asks for;
@@ -23,6 +24,7 @@ pub mod datagen;
 pub mod eval;
 pub mod game;
 pub mod perft;
+pub mod record;
 pub mod rng;
 pub mod search;
 pub mod train;

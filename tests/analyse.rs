@@ -320,6 +320,35 @@ fn the_command_keeps_input_order_reports_bad_games_and_refuses_bad_options() {
         .collect();
     assert_eq!(events, ["first", "second", "third"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("illegal move 'Ke3'"));
+    // Read as the arbiter reads: input that is not PGN is refused (2), moves after a mate are
+    // void, not illegal, and scoresheet spellings are taken.
+    for junk in ["", "hello", "{only a comment}"] {
+        let out = run_cli(&["--nodes", "200", "--quiet"], junk);
+        assert_eq!(out.status.code(), Some(2), "{junk:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("PGN"),
+            "{junk:?}"
+        );
+    }
+    let out = run_cli(
+        &["--nodes", "200", "--json", "--quiet"],
+        "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2 0-1\n\n1. e4 d5 2. ed5 Nf6 3. Nxc3 *\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plies: Vec<u64> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("one JSON object per line");
+            assert!(v["error"].is_null(), "{l}");
+            v["moves"].as_u64().unwrap_or(0)
+        })
+        .collect();
+    assert_eq!(plies, [4, 5]);
     for bad in [
         &["--nodes", "0"][..],
         &["--nodes", "10", "--depth", "3"],

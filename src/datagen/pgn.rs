@@ -17,7 +17,7 @@ use std::io::{self, Read, Write};
 
 use shakmaty::{KnownOutcome, Outcome, Position};
 
-use super::format::{GameRecord, GameResult, white_relative};
+use crate::data::format::{GameRecord, GameResult, white_relative};
 use crate::record::{RecordError, RecordedGame, read_file};
 use crate::search::score::MATE;
 

@@ -180,7 +180,7 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::format::{GameResult, white_relative};
+    use crate::data::format::{GameResult, white_relative};
     use crate::eval::evaluate;
     use crate::train::net::FloatNet;
     use crate::train::optim::AdamW;

@@ -1,5 +1,5 @@
 //! `threefold datagen --out DIR`: self-play on every thread given, each thread appending whole
-//! game records to its own file `DIR/s<SEED>-t<THREAD>.tfd` (format in [`super::format`]).
+//! game records to its own file `DIR/s<SEED>-t<THREAD>.tfd` (format in [`crate::data::format`]).
 //!
 //! **Reproducible and resumable.** Game `k` of thread `t` is a function of the seed, `t`, `k`,
 //! the options and the engine's commit: its opening comes from a random generator seeded with
@@ -20,17 +20,16 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Chess;
 
-use super::format::{GameRecord, GameResult, ReadError, read_games, white_relative};
-use super::openings::{OpeningRules, opening};
-use super::selfplay::{Adjudication, play_game};
+use crate::data::files::file_name;
+use crate::data::format::{GameRecord, GameResult, ReadError, read_games, white_relative};
 use crate::eval::nnue::Network;
 use crate::rng::Rng;
 use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher};
+use crate::selfplay::game::{Adjudication, play_game};
+use crate::selfplay::openings::{OpeningRules, opening};
 
 /// Hash table per game thread, in MiB.
 const HASH_MIB: usize = 16;
-/// The extension of the data files.
-pub const EXTENSION: &str = "tfd";
 
 /// What `threefold datagen` was asked for.
 #[derive(Debug, Clone)]
@@ -91,11 +90,6 @@ impl Tally {
     pub fn wdl(&self) -> String {
         format!("{}/{}/{}", self.white_wins, self.draws, self.black_wins)
     }
-}
-
-/// The data file of thread `thread` for `seed`.
-pub fn file_name(seed: u64, thread: usize) -> String {
-    format!("s{seed}-t{thread}.{EXTENSION}")
 }
 
 /// A game's seed from the run's seed, the thread and the game number (splitmix64's mixer).

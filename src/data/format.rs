@@ -33,8 +33,8 @@
 //! White is better); mate scores are kept (`±(32000 - plies)`, beyond ±31872 they are mates).
 //!
 //! Every position of a game is recorded, the first few and the noisy ones included: the
-//! trainer filters when it reads ([`is_quiet`]: not in check, best move not a capture or
-//! promotion, no mate score), so the filter can change without generating the data again.
+//! trainer filters when it reads ([`super::filter`]), so the filter can change without
+//! generating the data again. The files and their names: [`super::files`].
 
 use std::io::{self, Read};
 use std::num::NonZeroU32;
@@ -43,8 +43,6 @@ use shakmaty::{
     Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
     Role, Setup, Square,
 };
-
-use crate::search::score::is_mate;
 
 /// Bytes of a packed start position.
 pub const HEADER_BYTES: usize = 32;
@@ -140,12 +138,6 @@ impl GameRecord {
 pub fn white_relative(score: i32, turn: Color) -> i16 {
     let white = if turn == Color::White { score } else { -score };
     white.clamp(-MAX_SCORE, MAX_SCORE) as i16
-}
-
-/// The default training filter: the side to move is not in check, the move played is neither
-/// a capture nor a promotion, and the score is not a mate.
-pub fn is_quiet(pos: &Chess, m: Move, score: i16) -> bool {
-    !pos.is_check() && !m.is_capture() && m.promotion().is_none() && !is_mate(i32::from(score))
 }
 
 fn role_code(role: Role) -> u8 {

@@ -13,7 +13,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use crate::game::Game;
 use crate::search::{Limits, Searcher, Signals};
 
-use super::format::GameResult;
+use crate::data::format::GameResult;
 
 /// When a game is called before the rules end it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

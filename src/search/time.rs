@@ -59,11 +59,9 @@ impl TimeManager {
             let income = clock.increment_ms.saturating_sub(overhead_ms);
             let reserve = clock.increment_ms * RESERVE_INCREMENTS + overhead_ms * RESERVE_OVERHEADS;
             let spare = left.saturating_sub(reserve);
-            let income = if reserve == 0 {
-                income
-            } else {
-                income * left.min(reserve) / reserve
-            };
+            let income = (income * left.min(reserve))
+                .checked_div(reserve)
+                .unwrap_or(income);
             let share = spare / moves + income * 3 / 4;
             // Never plan on more than a fraction of the spare time, so later moves get time too.
             let cap = if moves == 1 {

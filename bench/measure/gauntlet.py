@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Play Threefold against reference engines with ../shared/tools/match.py and print a table.
 
-  python3 bench/gauntlet.py [--engine target/release/threefold] [--games 100] [--tc 10+0.1]
-                            [--only glaurung,sf1800] [--out bench/out/gauntlet.md]
+  python3 bench/measure/gauntlet.py [--engine target/release/threefold] [--games 100] [--tc 10+0.1]
+                                    [--only glaurung,sf1800] [--out bench/out/gauntlet.md]
 
 Each opponent is a name from OPPONENTS below. The table has one row per opponent: games,
 wins/draws/losses of Threefold, score, Elo with its 95% interval, and the illegal moves,
 crashes and time losses counted by match.py. Needs `pip install chess` and the Debian
 packages stockfish, glaurung, toga2, ethereal-chess (they land in /usr/games).
 """
-import argparse, os
+import argparse, os, sys
 
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from match_run import run_match
-from paths import BOOK, ENGINE, HERE
+from paths import BOOK, ENGINE, OUT
 
 OPPONENTS = {
     'glaurung': ('/usr/games/glaurung', ['Threads=1', 'OwnBook=false']),
@@ -47,7 +49,7 @@ def main():
     ap.add_argument('--tc', default='10+0.1')
     ap.add_argument('--concurrency', type=int, default=2)
     ap.add_argument('--only', default='glaurung,sf1800')
-    ap.add_argument('--out', default=os.path.join(HERE, 'out', 'gauntlet.md'),
+    ap.add_argument('--out', default=os.path.join(OUT, 'gauntlet.md'),
                     help='the table file; a directory gets gauntlet.md inside it (PGNs and logs '
                          'go beside the table)')
     a = ap.parse_args()

@@ -2,7 +2,7 @@
 """Sequential probability ratio test on the output of ../shared/tools/match.py.
 
   python3 ../shared/tools/match.py --a NEW --b OLD ... | tee match.txt
-  python3 bench/sprt.py match.txt [--elo0 0 --elo1 10 --alpha 0.05 --beta 0.05]
+  python3 bench/measure/sprt.py match.txt [--elo0 0 --elo1 10 --alpha 0.05 --beta 0.05]
 
 Reads the running totals match.py prints after each game pair (`A: +W =D -L`) and, after each,
 the log-likelihood ratio of H1 (A is elo1 stronger) against H0 (A is elo0 stronger), using the

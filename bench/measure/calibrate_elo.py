@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Calibrate `UCI_LimitStrength`/`UCI_Elo` against Stockfish's own `UCI_Elo` ladder.
 
-  python3 bench/calibrate_elo.py [--engine target/release/threefold] [--targets 1320,1600,2000]
-                                 [--games 60] [--tc 5+0.05] [--out bench/out/calibration.md]
+  python3 bench/measure/calibrate_elo.py [--engine target/release/threefold] [--targets 1320,1600,2000]
+                                         [--games 60] [--tc 5+0.05] [--out bench/out/calibration.md]
 
 For each target Elo T, Threefold at `UCI_Elo` T plays Stockfish at `UCI_Elo` T (both with
 `UCI_LimitStrength=true`, one thread) with ../shared/tools/match.py. The measured Elo is
@@ -14,12 +14,14 @@ controls); at this time control its levels may be off by some tens of Elo, so th
 "Elo on Stockfish's scale at this time control". Needs `pip install chess` and
 /usr/games/stockfish.
 """
-import argparse, os
+import argparse, os, sys
 
 import chess.engine
 
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from match_run import run_match
-from paths import BOOK, ENGINE, HERE
+from paths import BOOK, ENGINE, OUT
 
 STOCKFISH = '/usr/games/stockfish'
 
@@ -63,7 +65,7 @@ def main():
     ap.add_argument('--games', type=int, default=60)
     ap.add_argument('--tc', default='5+0.05')
     ap.add_argument('--concurrency', type=int, default=2)
-    ap.add_argument('--out', default=os.path.join(HERE, 'out', 'calibration.md'))
+    ap.add_argument('--out', default=os.path.join(OUT, 'calibration.md'))
     a = ap.parse_args()
     out_dir = os.path.dirname(os.path.abspath(a.out))
     os.makedirs(out_dir, exist_ok=True)

@@ -2,7 +2,7 @@
 """What a match's PGN says about one engine: results per opponent, how the draws ended, the
 repetition draws with the engine's scores before them, and how close its clock came to zero.
 
-  python3 bench/pgn_report.py games.pgn [more.pgn ...] [--engine Threefold]
+  python3 bench/measure/pgn_report.py games.pgn [more.pgn ...] [--engine Threefold]
 
 Reads PGNs as fastchess and cutechess-cli write them: each move's comment starts with
 `score/depth time` (`{+0.35/12 0.123s}`), the `TimeControl` header is `base+increment` in

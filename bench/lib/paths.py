@@ -3,9 +3,9 @@
 Every script in bench/'s folders puts bench/lib/ (this folder) on `sys.path` in its first lines
 and imports what it needs from here.
 
-The match runner and the openings are not in the repository: by default they are looked for in
-the team's shared folder beside it (../shared/tools/match.py, ../shared/books/2moves_v1.epd);
-THREEFOLD_MATCH and THREEFOLD_BOOK name other files (README, "Benchmarks and matches")."""
+The match openings are not in the repository: by default they are looked for in the team's
+shared folder beside it (../shared/books/2moves_v1.epd); THREEFOLD_BOOK names another file
+(README, "Benchmarks and matches"). The match runner, fastchess, is found by lib/fastchess.py."""
 import os
 
 LIB = os.path.dirname(os.path.abspath(__file__))
@@ -20,8 +20,6 @@ OUT = os.path.join(BENCH, 'out')
 PERPETUALS = os.path.join(BENCH, 'data', 'perpetuals.jsonl')
 # The test data of tests/*.rs that some scripts read or write.
 TEST_DATA = os.path.join(ROOT, 'tests', 'data')
-# The match runner and the match openings.
-MATCH = os.environ.get('THREEFOLD_MATCH') or os.path.normpath(
-    os.path.join(ROOT, '..', 'shared', 'tools', 'match.py'))
+# The match openings.
 BOOK = os.environ.get('THREEFOLD_BOOK') or os.path.normpath(
     os.path.join(ROOT, '..', 'shared', 'books', '2moves_v1.epd'))

@@ -8,10 +8,11 @@
   python3 bench/measure/stress.py --a target/release/threefold --b /usr/games/glaurung \
       --b-opt Threads=1 --b-opt OwnBook=false --games 100 --tc 10+0.1 --ponder --hash-cycle ''
 
-Unlike ../shared/tools/match.py (a fresh process per game), each worker starts its two engines
-once and plays all its games with them: `ucinewgame` before every game (python-chess sends it
-when the game changes) and, for engine A, `Hash` changed between games (cycling through
---hash-cycle). So a leak, a stale state after `ucinewgame` or a bad resize shows up.
+Each worker starts its two engines once and plays all its games with them (as fastchess does
+in bench/measure/gauntlet.py's matches): `ucinewgame` before every game (python-chess sends it
+when the game changes) and, what a match does not, engine A's `Hash` changed between games
+(cycling through --hash-cycle). So a leak, a stale state after `ucinewgame` or a bad resize
+shows up.
 
 Counts wins/draws/losses for A, illegal moves, crashes and time losses (either side), and
 reports the resident memory (VmRSS) of every A process after its first, second and last game

@@ -1,5 +1,5 @@
 //! `threefold analyse`: verdicts on positions whose verdict is known from other analysis
-//! (`tests/data/analyse-cases.jsonl`, built by `bench/analyse_cases.py` from the perpetual
+//! (`tests/data/analyse-cases.jsonl`, built by `bench/suites/analyse_cases.py` from the perpetual
 //! suite, judged by Stockfish 15.1 and Ethereal, and the arbiter's seed-game data), at a fixed
 //! node budget; the seed games' acceptance points; the annotated PGN's structure.
 

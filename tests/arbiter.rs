@@ -1,5 +1,5 @@
 //! `threefold arbiter` on the seed games (tests/data/seed-games.pgn, written from the JSON by
-//! bench/seed_pgn.py) and on hand-made records.
+//! bench/suites/seed_pgn.py) and on hand-made records.
 
 use std::process::Command;
 

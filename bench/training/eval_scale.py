@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compares the scale of the evaluations: the network against the hand-written one.
 
-  python3 bench/eval_scale.py --data DIR_OR_FILE [--engine target/release/threefold]
-                              [--every 20] [--limit 20000]
+  python3 bench/training/eval_scale.py --data DIR_OR_FILE [--engine target/release/threefold]
+                                       [--every 20] [--limit 20000]
 
 The search's margins (razoring, reverse futility, futility, null move, aspiration, SEE) were
 set when the hand-written evaluation was the only one; they stay right for a network only if a
@@ -20,10 +20,12 @@ on and off; the built-in network unless --eval-file names another). Per evaluati
 
 Needs `pip install chess`.
 """
-import argparse, math, subprocess, sys
+import argparse, math, os, subprocess, sys
 
 import chess
 
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from datagen_dump import dump_rows
 from paths import ENGINE
 

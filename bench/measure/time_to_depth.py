@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Time to depth: how long a UCI engine takes to finish `go depth N` from a position.
 
-  python3 bench/time_to_depth.py [--engine target/release/threefold] [--depth 20] [--hash 64]
-                                 [--threads 1] [--fen FEN] [--runs 3] [--limit 600]
+  python3 bench/measure/time_to_depth.py [--engine target/release/threefold] [--depth 20] [--hash 64]
+                                         [--threads 1] [--fen FEN] [--runs 3] [--limit 600]
 
 Each run starts the engine afresh (empty hash), sends `ucinewgame`, the position and
 `go depth N`, and measures the wall time from `go` to `bestmove`. The table lists, per run,
@@ -12,7 +12,11 @@ depth it had reached, so an engine too slow for depth N still gets a comparable 
 Run it on a quiet machine: timings from a machine busy with a match say little.
 """
 import argparse
+import os
+import sys
 
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from paths import ENGINE
 from uci_pipe import Engine, NoAnswer
 

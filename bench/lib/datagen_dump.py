@@ -1,7 +1,7 @@
 """The positions of `threefold datagen` files, read through `threefold datagen --dump`.
 
-Shared by the scripts that read the self-play data (`fit_wdl.py`, `eval_scale.py`,
-`endgame_book.py`)."""
+Shared by the scripts that read the self-play data (`bench/training/`: `fit_wdl.py`,
+`eval_scale.py`, `endgame_book.py`)."""
 import subprocess
 
 

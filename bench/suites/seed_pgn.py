@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Writes tests/data/seed-games.pgn from tests/data/seed-games.json (python-chess for SAN).
 
-  python3 bench/seed_pgn.py > tests/data/seed-games.pgn
+  python3 bench/suites/seed_pgn.py > tests/data/seed-games.pgn
 """
 import json, os, sys
 import chess, chess.pgn
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-cases = json.load(open(os.path.join(HERE, '..', 'tests', 'data', 'seed-games.json')))
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from paths import TEST_DATA
+
+cases = json.load(open(os.path.join(TEST_DATA, 'seed-games.json')))
 for name, case in cases.items():
     board = chess.Board(case['fen'])
     game = chess.pgn.Game()

@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """What a match's PGN says about one engine: results per opponent, how the draws ended, the
-repetition draws with the engine's scores before them, and how close its clock came to zero.
+repetition draws with the engine's scores before them, how close its clock came to zero, and the
+games lost by a time forfeit, an illegal move or a crash.
 
-  python3 bench/pgn_report.py games.pgn [more.pgn ...] [--engine Threefold]
+  python3 bench/measure/pgn_report.py games.pgn [more.pgn ...] [--engine Threefold]
 
 Reads PGNs as fastchess and cutechess-cli write them: each move's comment starts with
 `score/depth time` (`{+0.35/12 0.123s}`), the `TimeControl` header is `base+increment` in
 seconds. The clock is rebuilt move by move (base, plus the increment, minus each move's time:
 fastchess's order), so it is as exact as the times the tournament manager wrote down; a game
 lost on time shows up as a clock below zero (under cutechess-cli, which adds the increment
-after the move, the lowest clock reads one increment high). Needs `pip install chess`.
+after the move, the lowest clock reads one increment high). The games lost by failing are
+counted from the `Termination` tag as fastchess writes it (`time forfeit`, `illegal move`, and
+`abandoned` for an engine that disconnected or stalled), charged to the player that lost.
+bench/measure/gauntlet.py and calibrate_elo.py read their matches through `match_summary`.
+Needs `pip install chess`.
 """
 import argparse, collections, math, re
 
@@ -17,24 +22,40 @@ import chess, chess.pgn
 
 MOVE_COMMENT = re.compile(r'\s*([+-]?(?:\d+\.\d+|M\d+))/\d+\s+([\d.]+)s')
 
+# The `Termination` tags of a game lost by failing, and what the failure is.
+FAILURES = {'time forfeit': 'time loss', 'illegal move': 'illegal move', 'abandoned': 'crash'}
+
+# What a set of games says about one engine: `results` maps each opponent to [wins, draws,
+# losses]; `draws` counts how the drawn games ended; `repetitions` lists (opponent, round, mean
+# and highest of the engine's last six scores) per repetition draw; `lowest_clocks` holds the
+# engine's lowest clock of each game with a time control; `failures` counts the games lost by
+# failing, by (loser, failure).
+Report = collections.namedtuple('Report', 'results draws repetitions lowest_clocks failures')
+
 
 def elo(score):
     """Elo difference for a score fraction (None at 0 or 1)."""
     return -400 * math.log10(1 / score - 1) if 0 < score < 1 else None
 
 
-def elo_text(w, d, l):
-    """Elo with its 95% interval (normal approximation over the games' scores)."""
+def elo_interval(w, d, l):
+    """Elo and the ends of its 95% interval (normal approximation over the games' scores); each
+    is None where the score (or that end of its interval) is 0 or 1 or beyond."""
     n = w + d + l
     mean = (w + d / 2) / n
     variance = (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + l * mean ** 2) / n
     margin = 1.96 * math.sqrt(variance / n)
-    values = [elo(x) for x in (mean, mean - margin, mean + margin)]
-    if values[0] is None:
+    return tuple(elo(x) for x in (mean, mean - margin, mean + margin))
+
+
+def elo_text(w, d, l):
+    """Elo with its 95% interval, as `+23 [-60, +110]`."""
+    value, low, high = elo_interval(w, d, l)
+    if value is None:
         return 'n/a'
-    low = f'{values[1]:+.0f}' if values[1] is not None else '-inf'
-    high = f'{values[2]:+.0f}' if values[2] is not None else '+inf'
-    return f'{values[0]:+.0f} [{low}, {high}]'
+    low = f'{low:+.0f}' if low is not None else '-inf'
+    high = f'{high:+.0f}' if high is not None else '+inf'
+    return f'{value:+.0f} [{low}, {high}]'
 
 
 def time_control(headers):
@@ -57,10 +78,12 @@ def draw_kind(board, headers):
 
 
 def read(paths, engine):
+    """What the finished games of the PGN files `paths` in which `engine` plays say about it."""
     results = collections.defaultdict(lambda: [0, 0, 0])
     draws = collections.Counter()
     repetitions = []
     lowest_clocks = []
+    failures = collections.Counter()
     for path in paths:
         with open(path) as f:
             while (game := chess.pgn.read_game(f)) is not None:
@@ -75,6 +98,9 @@ def read(paths, engine):
                 if ours == chess.BLACK:
                     points = -points
                 results[opponent][1 - points] += 1
+                failure = FAILURES.get(h.get('Termination'))
+                if failure and points != 0:
+                    failures[(h['Black'] if h['Result'] == '1-0' else h['White'], failure)] += 1
                 tc = time_control(h)
                 clock = tc[0] if tc else None
                 lowest = clock
@@ -102,7 +128,18 @@ def read(paths, engine):
                         last = scores[-6:]
                         repetitions.append((opponent, h.get('Round', '?'), sum(last) / len(last),
                                             max(last)))
-    return results, draws, repetitions, lowest_clocks
+    return Report(results, draws, repetitions, lowest_clocks, failures)
+
+
+def match_summary(path, engine):
+    """One match's PGN summed up for `engine`: (wins, draws, losses, {failure: games lost so by
+    either player}), the failures keyed as in FAILURES' values."""
+    report = read([path], engine)
+    w, d, l = (sum(column) for column in zip(*report.results.values())) if report.results else (0, 0, 0)
+    failed = collections.Counter()
+    for (_, failure), games in report.failures.items():
+        failed[failure] += games
+    return w, d, l, failed
 
 
 def main():
@@ -110,7 +147,7 @@ def main():
     ap.add_argument('pgn', nargs='+')
     ap.add_argument('--engine', default='Threefold', help='the player name in the PGN')
     args = ap.parse_args()
-    results, draws, repetitions, lowest = read(args.pgn, args.engine)
+    results, draws, repetitions, lowest, failures = read(args.pgn, args.engine)
     print(f'{args.engine} (wins / draws / losses, score, Elo [95% interval]):')
     for opponent, (w, d, l) in sorted(results.items()):
         n = w + d + l
@@ -121,6 +158,9 @@ def main():
         print('repetition draws (mean and highest of its last six scores, its own view):')
         for opponent, rnd, mean, high in repetitions:
             print(f'  {opponent:16} round {rnd:>5}  mean {mean:+.2f}  highest {high:+.2f}')
+    print('games lost by failing: ' + ('; '.join(
+        f'{player} {failure} {games}' for (player, failure), games in sorted(failures.items()))
+        or 'none'))
     if lowest:
         lowest.sort()
         n = len(lowest)

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Fits the score-to-win-rate model behind `UCI_ShowWDL` on Threefold's own games.
 
-  python3 bench/fit_wdl.py [--engine target/release/threefold] [--games 300] [--nodes 4000]
-                           [--data /tmp/wdl_positions.csv]
-  python3 bench/fit_wdl.py --from-datagen DIR [--every 5] [--offset 0] [--evaluate A0 A1 B0 B1]
+  python3 bench/training/fit_wdl.py [--engine target/release/threefold] [--games 300] [--nodes 4000]
+                                    [--data /tmp/wdl_positions.csv]
+  python3 bench/training/fit_wdl.py --from-datagen DIR [--every 5] [--offset 0] [--evaluate A0 A1 B0 B1]
 
 1. Self-play: --games games from ../shared/books/2moves_v1.epd openings, each move a
    fixed-node search (`go nodes N`, so a run is reproducible); every position's score (side to
@@ -26,6 +26,8 @@ import argparse, csv, math, os, random, sys
 
 import chess, chess.engine
 
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from datagen_dump import dump_rows
 from paths import BOOK, ENGINE
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Harvests perpetual-check positions (and false perpetuals) from game records for the proof suite.
 
-    python3 bench/harvest_perpetuals.py games.pgn [more.pgn ...] --out bench/data/perpetuals.jsonl \
+    python3 bench/suites/harvest_perpetuals.py games.pgn [more.pgn ...] --out bench/data/perpetuals.jsonl \
         [--stockfish /usr/games/stockfish] [--movetime 3000] [--append]
-    python3 bench/harvest_perpetuals.py --verify --out bench/data/perpetuals.jsonl [--ids ID,ID]
+    python3 bench/suites/harvest_perpetuals.py --verify --out bench/data/perpetuals.jsonl [--ids ID,ID]
 
 Every run of three or more consecutive checks by a side that is two pawns or more behind in
 material is a candidate: the position before the first check of the run (the checking side to

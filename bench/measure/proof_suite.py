@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """The perpetual-proof suite: how fast Threefold and Stockfish see a forced repetition as 0.00.
 
-    python3 bench/proof_suite.py [--suite bench/data/perpetuals.jsonl] [--movetime 1000] \
+    python3 bench/measure/proof_suite.py [--suite bench/data/perpetuals.jsonl] [--movetime 1000] \
         [--engine target/release/threefold] [--stockfish /usr/games/stockfish] \
         [--modes bare,history,contempt] [--only ID,ID] [--no-stockfish] [--json out.json]
 
-For each case of the suite (made by `harvest_perpetuals.py`) both engines search `--movetime` ms
-with one thread and 64 MiB of hash, from the bare FEN (`bare`) and from the game's start position
-with its moves (`history`); Threefold also with `Contempt` +50 and -50 (`contempt`, bare FEN, played as a game move: in
-analysis mode contempt is off).
+For each case of the suite (made by `bench/suites/harvest_perpetuals.py`) both engines search
+`--movetime` ms with one thread and 64 MiB of hash, from the bare FEN (`bare`) and from the game's
+start position with its moves (`history`); Threefold also with `Contempt` +50 and -50 (`contempt`,
+bare FEN, played as a game move: in analysis mode contempt is off).
 
 - A *perpetual* is proven at the first report (`info ... score`, the best line) from which every
   later report scores 0.00 up to the end of the search; its time is the engine's own `time`
@@ -16,9 +16,9 @@ analysis mode contempt is off).
 - A *false perpetual* passes when the last report does not score 0.00 (-C with contempt).
 - An *escapable* case looked like a perpetual (Stockfish 0.00, every other move -2.00 or worse)
   but the side drawn against has a move off the repetition that Stockfish scores within 0.50 of
-  the draw (`harvest_perpetuals.py --verify`): the 0.00 is then an evaluation, not a proof, and
-  the engine passes when it plays a drawing move and its last score is above -1.00 (with
-  contempt too: every other move still loses).
+  the draw (`bench/suites/harvest_perpetuals.py --verify`): the 0.00 is then an evaluation, not a
+  proof, and the engine passes when it plays a drawing move and its last score is above -1.00
+  (with contempt too: every other move still loses).
 - With contempt, a perpetual passes when the engine's last score is -C (it took the draw though
   a draw costs it C), a false perpetual when it is not.
 
@@ -36,9 +36,9 @@ import sys
 import chess
 import chess.engine
 
-from paths import ENGINE, HERE
-
-SUITE = os.path.join(HERE, 'data', 'perpetuals.jsonl')
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from paths import ENGINE, PERPETUALS
 CONTEMPT = 50
 # An escapable case holds when the engine's last score is above this (it does not think the
 # drawing move loses).
@@ -115,7 +115,7 @@ def median_ms(times, limit):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--suite', default=SUITE)
+    ap.add_argument('--suite', default=PERPETUALS)
     ap.add_argument('--engine', default=ENGINE)
     ap.add_argument('--stockfish', default='/usr/games/stockfish')
     ap.add_argument('--no-stockfish', action='store_true')

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks every principal variation Threefold prints in self-play games against the draw rules.
 
-    python3 bench/pv_check.py [--engine target/release/threefold] [--games 20] [--nodes 20000] \
+    python3 bench/measure/pv_check.py [--engine target/release/threefold] [--games 20] [--nodes 20000] \
         [--book ../shared/books/2moves_v1.epd] [--seed 1]
 
 Plays self-play games (one engine process, the game's whole history sent every move, as GUIs
@@ -21,6 +21,8 @@ import sys
 import chess
 import chess.engine
 
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from paths import BOOK, ENGINE
 
 

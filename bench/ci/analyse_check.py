@@ -2,8 +2,8 @@
 """Checks `threefold analyse` output with python-chess, an independent PGN reader, and
 measures its speed.
 
-    python3 bench/analyse_check.py [--engine target/release/threefold] [--nodes 20000]
-                                   [--threads 2] [--from N] [--to N] [FILE.pgn]
+    python3 bench/ci/analyse_check.py [--engine target/release/threefold] [--nodes 20000]
+                                      [--threads 2] [--from N] [--to N] [FILE.pgn]
 
 Analyses FILE (default: tests/data/seed-games.pgn) and re-reads the annotated PGN with
 python-chess: every game must come back with its tags and main-line moves unchanged, no reading
@@ -22,7 +22,10 @@ import time
 
 import chess.pgn
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from paths import ENGINE, TEST_DATA
+
 NAGS = {chess.pgn.NAG_BLUNDER, chess.pgn.NAG_MISTAKE, chess.pgn.NAG_DUBIOUS_MOVE}
 
 
@@ -35,8 +38,8 @@ def read_all(text):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", nargs="?", default=os.path.join(ROOT, "tests/data/seed-games.pgn"))
-    parser.add_argument("--engine", default=os.path.join(ROOT, "target/release/threefold"))
+    parser.add_argument("file", nargs="?", default=os.path.join(TEST_DATA, "seed-games.pgn"))
+    parser.add_argument("--engine", default=ENGINE)
     parser.add_argument("--nodes", type=int, default=20000)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--from", dest="first", type=int, default=1)

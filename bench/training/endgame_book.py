@@ -6,7 +6,7 @@ FEN file for `threefold datagen --book`. Self-play from such positions plays man
 to their end than games from the opening do, so that the game results can teach what the
 search at datagen's depth does not see: fortresses, rook endings a pawn up that are drawn.
 
-    python3 bench/endgame_book.py --out nnue/endgames.epd --count 20000 \
+    python3 bench/training/endgame_book.py --out nnue/endgames.epd --count 20000 \
         DIR/s1[0-7]-*.tfd DIR/s[89]-*.tfd
 
 (the files in that order made nnue/endgames.epd; `nnue/DATA.md`, batch s19). Phase counts a
@@ -14,8 +14,12 @@ knight or bishop 1, a rook 2 and a queen 4, as `threefold train --wdl-endgame` d
 position is an endgame here from phase --min-phase to --max-phase with at least one pawn.
 """
 import argparse
+import os
 import random
+import sys
 
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from datagen_dump import dump_rows
 from paths import ENGINE
 

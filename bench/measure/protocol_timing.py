@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Protocol timing of a UCI engine, measured from the GUI's side of the pipes.
 
-  python3 bench/protocol_timing.py [--engine target/release/threefold] [--trials 100]
-                                   [--games 10] [--threads 1]
+  python3 bench/measure/protocol_timing.py [--engine target/release/threefold] [--trials 100]
+                                           [--games 10] [--threads 1]
 
 1. `isready` -> `readyok` latency while `go infinite` runs (median and max over --trials).
 2. `stop` -> `bestmove` latency after `go infinite` ran 20-200 ms (median and max).
@@ -13,10 +13,12 @@
 
 Exit status 1 when a move went over its budget plus the overhead. Needs `pip install chess`.
 """
-import argparse, random, re, statistics, sys, time
+import argparse, os, random, re, statistics, sys, time
 
 import chess
 
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from paths import ENGINE
 from uci_pipe import Engine
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What a GUI or a python-chess script does with an engine, checked end to end.
 
-  python3 bench/gui_compat.py [--engine target/release/threefold]
+  python3 bench/ci/gui_compat.py [--engine target/release/threefold]
 
 Uses python-chess (a real UCI client, `pip install chess`) the way GUIs and tournament managers
 do, in the order of a fastchess `--compliance` run: handshake and option list, `isready`,
@@ -13,7 +13,9 @@ import argparse, logging, os, signal, sys
 
 import chess, chess.engine
 
-from paths import ENGINE, HERE
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from paths import ENGINE, TEST_DATA
 
 FAILURES = []
 
@@ -79,7 +81,7 @@ def run(engine):
     engine.configure({'Hash': 32, 'Threads': 2, 'Move Overhead': 20, 'Contempt': 10,
                       'SyzygyProbeDepth': 2})
     engine.configure({'Clear Hash': None})
-    tables = os.path.join(HERE, '..', 'tests', 'data', 'syzygy')
+    tables = os.path.join(TEST_DATA, 'syzygy')
     engine.configure({'SyzygyPath': os.path.normpath(tables)})
     engine.ping()
     check(True, 'options set')

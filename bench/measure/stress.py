@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """Stress run: many fast games against long-lived engine processes, as a tournament would play.
 
-  python3 bench/stress.py --a target/release/threefold --b target/release/threefold \
+  python3 bench/measure/stress.py --a target/release/threefold --b target/release/threefold \
       --b-opt Threads=2 --games 500 --tc 2+0.02 --concurrency 1
-  python3 bench/stress.py --a target/release/threefold --b /usr/games/glaurung \
+  python3 bench/measure/stress.py --a target/release/threefold --b /usr/games/glaurung \
       --b-opt Threads=1 --games 500 --tc 2+0.02 --concurrency 2
-  python3 bench/stress.py --a target/release/threefold --b /usr/games/glaurung \
+  python3 bench/measure/stress.py --a target/release/threefold --b /usr/games/glaurung \
       --b-opt Threads=1 --b-opt OwnBook=false --games 100 --tc 10+0.1 --ponder --hash-cycle ''
 
-Unlike ../shared/tools/match.py (a fresh process per game), each worker starts its two engines
-once and plays all its games with them: `ucinewgame` before every game (python-chess sends it
-when the game changes) and, for engine A, `Hash` changed between games (cycling through
---hash-cycle). So a leak, a stale state after `ucinewgame` or a bad resize shows up.
+Each worker starts its two engines once and plays all its games with them (as fastchess does
+in bench/measure/gauntlet.py's matches): `ucinewgame` before every game (python-chess sends it
+when the game changes) and, what a match does not, engine A's `Hash` changed between games
+(cycling through --hash-cycle). So a leak, a stale state after `ucinewgame` or a bad resize
+shows up.
 
 Counts wins/draws/losses for A, illegal moves, crashes and time losses (either side), and
 reports the resident memory (VmRSS) of every A process after its first, second and last game
@@ -26,10 +27,12 @@ or `stop` and a new search when it did not; the clock runs from the moment the m
 Pondering engines keep a core busy each, so run it with --concurrency 1 on a 2-core machine.
 The ponder hits and misses of A are counted.
 """
-import argparse, concurrent.futures as cf, math, random, sys, threading, time
+import argparse, concurrent.futures as cf, math, os, random, sys, threading, time
 
 import chess, chess.engine
 
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from paths import BOOK
 
 

@@ -14,7 +14,7 @@ positions whose verdict is known from analysis that is not Threefold's own:
 - claim_available: the seed games whose last position the arbiter data
   (tests/data/seed-games.json) marks as a threefold claim (now or by announcing a move).
 
-    python3 bench/analyse_cases.py [--judge /usr/games/ethereal-chess] [--movetime 2000]
+    python3 bench/suites/analyse_cases.py [--judge /usr/games/ethereal-chess] [--movetime 2000]
 
 Each line: id, expect, start_fen, moves (UCI, the judged move last for move verdicts), ply (the
 move judged, 1 for the first; for a claim, the position after that many plies), source.
@@ -23,11 +23,14 @@ Needs `pip install chess`.
 import argparse
 import json
 import os
+import sys
 
 import chess
 import chess.engine
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from paths import PERPETUALS, TEST_DATA
 
 
 def board_after(start_fen, moves):
@@ -57,9 +60,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--judge", default="/usr/games/ethereal-chess")
     parser.add_argument("--movetime", type=int, default=2000)
-    parser.add_argument("--out", default=os.path.join(ROOT, "tests/data/analyse-cases.jsonl"))
+    parser.add_argument("--out", default=os.path.join(TEST_DATA, "analyse-cases.jsonl"))
     args = parser.parse_args()
-    suite = [json.loads(line) for line in open(os.path.join(ROOT, "bench/data/perpetuals.jsonl"))]
+    suite = [json.loads(line) for line in open(PERPETUALS)]
     cases = []
     judge = chess.engine.SimpleEngine.popen_uci(args.judge)
     try:
@@ -94,7 +97,7 @@ def main():
                                   moves=moves + [case["sf_best"]], ply=ply, source=source))
     finally:
         judge.quit()
-    seeds = json.load(open(os.path.join(ROOT, "tests/data/seed-games.json")))
+    seeds = json.load(open(os.path.join(TEST_DATA, "seed-games.json")))
     for name, game in seeds.items():
         if game["final"]["can_claim_threefold"] and not game["final"]["fivefold"] and game["moves"]:
             cases.append(dict(id=f"claim-{name}", expect="claim_available", start_fen=game["fen"],

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Speed of `threefold arbiter` on a large PGN: 10,000 generated games (bench/arbiter_crosscheck.py)
+# Speed of `threefold arbiter` on a large PGN: 10,000 generated games (bench/ci/arbiter_crosscheck.py)
 # repeated 10 times = 100,000 games. Prints games/s, positions/s (CPU time) and the peak memory
 # of each engine given, all on the same games (compare builds within one run).
-#   bash bench/arbiter_speed.sh [engine ...]     (needs `pip install chess` and GNU time)
+#   bash bench/measure/arbiter_speed.sh [engine ...]     (needs `pip install chess` and GNU time)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if [ $# -eq 0 ]; then set -- target/release/threefold; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 bench/arbiter_crosscheck.py --games 10000 --seed 11 --engine "$1" --keep "$work/10k.pgn" >/dev/null
+python3 bench/ci/arbiter_crosscheck.py --games 10000 --seed 11 --engine "$1" --keep "$work/10k.pgn" >/dev/null
 for _ in $(seq 10); do cat "$work/10k.pgn"; done >"$work/100k.pgn"
 for engine in "$@"; do
     # Exit status 1 only says that some generated games carry a wrong result tag or void moves.

@@ -2,8 +2,8 @@
 """Cross-checks `threefold arbiter --json` against python-chess, an independent implementation
 of position identity, on generated games full of repetitions and game ends.
 
-  python3 bench/arbiter_crosscheck.py [--games 10000] [--seed 1] [--engine target/release/threefold]
-                                      [--keep games.pgn] [--jobs N]
+  python3 bench/ci/arbiter_crosscheck.py [--games 10000] [--seed 1] [--engine target/release/threefold]
+                                         [--keep games.pgn] [--jobs N]
 
 Games are random but shuffle a lot: a side often moves the piece it just moved back, so
 positions recur, threefolds and fivefolds happen, and the fifty- and seventy-five-move rules
@@ -34,6 +34,8 @@ generator must reach them); 2 for bad arguments. Needs `pip install chess`; uses
 import argparse, json, multiprocessing, os, random, subprocess, sys, time
 import chess, chess.pgn
 
+# The modules bench's scripts share live in bench/lib.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from paths import ENGINE
 
 

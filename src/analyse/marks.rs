@@ -95,7 +95,10 @@ mod tests {
         let chances = winning_chances(100, false);
         assert!((50.0 + 50.0 * chances - 59.1).abs() < 0.05, "{chances}");
         assert_eq!(winning_chances(5000, false), winning_chances(1000, false));
-        assert_eq!(winning_chances(MATE - 7, false), winning_chances(1000, false));
+        assert_eq!(
+            winning_chances(MATE - 7, false),
+            winning_chances(1000, false)
+        );
         assert!((winning_chances(-(MATE - 8), false) + winning_chances(1000, false)).abs() < 1e-12);
         assert_eq!(winning_chances(250, true), 0.0);
     }

@@ -7,7 +7,7 @@ use std::io::{self, Read};
 
 use shakmaty::{Chess, Move};
 
-use crate::record::{RecordError, RecordedGame, read_file};
+use crate::record::{Line, RecordError, RecordedGame, read_file};
 
 /// One game as read from its file.
 #[derive(Debug, Clone)]
@@ -24,6 +24,9 @@ pub struct GameInput {
     pub moves: Vec<Move>,
     /// Why the game could not be read to its end (bad FEN tag, illegal move).
     pub error: Option<String>,
+    /// What the record says about the main line (comments such as `[%clk]`, NAGs, variations),
+    /// kept beside the engine's annotations; empty for a game not read from a record.
+    pub recorded: Line,
 }
 
 impl GameInput {
@@ -53,6 +56,7 @@ impl GameInput {
             start: game.start,
             moves,
             error,
+            recorded: game.main,
         }
     }
 }

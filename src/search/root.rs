@@ -13,7 +13,7 @@ use shakmaty::{Chess, Move, Position};
 use super::limits::Limits;
 use super::line::{self, LineEnd};
 use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, BOUND_REPORT_AFTER};
-use super::score::{INFINITE, MATE, is_mate};
+use super::score::{INFINITE, is_mate};
 use super::tt::{self, TranspositionTable};
 use super::worker::Worker;
 use super::{Iteration, Line, MAX_DEPTH, Report, SearchResult};
@@ -251,26 +251,6 @@ fn max_depth(limits: &Limits) -> u32 {
     depth
 }
 
-/// True when `score` is a mate for the side to move in at most `moves` moves.
-pub(super) fn mates_within(score: i32, moves: u32) -> bool {
-    is_mate(score) && score > 0 && (MATE - score + 1) / 2 <= moves as i32
-}
-
-/// The legal root moves, restricted to `searchmoves` when given.
-pub(super) fn root_moves(root: &Chess, limits: &Limits) -> Vec<Move> {
-    let legal = root.legal_moves();
-    let chosen: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-        .collect();
-    if chosen.is_empty() {
-        legal.to_vec()
-    } else {
-        chosen
-    }
-}
-
 /// The opponent's expected reply after `best`, read from the hash table.
 pub(super) fn ponder_from_table(tt: &TranspositionTable, root: &Chess, best: Move) -> Option<Move> {
     let mut next = root.clone();
@@ -330,9 +310,7 @@ mod tests {
     }
 
     #[test]
-    fn mate_and_depth_limits() {
-        assert!(mates_within(MATE - 3, 2) && !mates_within(MATE - 3, 1));
-        assert!(!mates_within(-MATE + 2, 5));
+    fn a_mate_limit_limits_the_depth() {
         let limits = Limits {
             mate: Some(3),
             ..Limits::default()

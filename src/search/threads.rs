@@ -8,7 +8,7 @@ use std::thread;
 
 use super::evaluation::EvalStack;
 use super::ordering::Heuristics;
-use super::root::{iterative_deepening, ponder_from_table, root_moves};
+use super::root::{iterative_deepening, ponder_from_table};
 use super::score::INFINITE;
 use super::strength::Strength;
 use super::worker::Worker;
@@ -46,7 +46,7 @@ pub(super) fn search(
         .iter_mut()
         .for_each(Heuristics::new_search);
     let root = game.position().clone();
-    let mut root_moves = root_moves(&root, limits);
+    let mut root_moves = limits.root_moves(&root);
     let tables = searcher.tables.as_deref();
     // In the tables, the moves best by their result under the fifty-move rule and the game's
     // history first; those that keep the best result are the ones played from (and the only

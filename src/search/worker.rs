@@ -13,8 +13,7 @@ use super::limits::Limits;
 use super::ordering::Heuristics;
 use super::params::{NODE_COUNT_INTERVAL, POLL_INTERVAL};
 use super::repetition::KeyStack;
-use super::root::mates_within;
-use super::score::{INFINITE, MAX_PLY, draw_value};
+use super::score::{INFINITE, MAX_PLY, draw_value, mates_within};
 use super::tablebase::{RootRanking, Tables};
 use super::time::{BASE_SOFT_SHARE, SINGLE_REPLY_SOFT_SHARE, SearchTrend, TimeManager};
 use super::tt::TranspositionTable;
@@ -301,7 +300,7 @@ impl Rig {
 
     /// A worker for the current position of `game`, all its legal moves at the root.
     pub fn worker(&mut self, game: &Game, settings: Settings) -> Worker<'_> {
-        let moves = super::root::root_moves(game.position(), &self.limits);
+        let moves = self.limits.root_moves(game.position());
         Worker::new(
             &self.tt,
             &mut self.heuristics,

@@ -1,15 +1,21 @@
-# OpenBench convention: `make` builds the engine; `make EXE=path` puts the binary at that path.
+# OpenBench convention: `make` builds the engine; `make EXE=path` puts the binary at that path;
+# `make EVALFILE=net.nnue` builds another network into it (default: nnue/net6-h128.nnue, the
+# choice is build.rs's). On Windows (`OS=Windows_NT`) the binary is threefold.exe.
 # `make ARCH=x86-64-v3` (or x86-64-v2, native) builds for that CPU level into target/ARCH/; the
 # default is generic x86-64, which runs on any 64-bit PC.
-EXE ?= threefold
+ifeq ($(OS),Windows_NT)
+SUFFIX = .exe
+endif
+EXE ?= threefold$(SUFFIX)
 ARCH ?=
+export EVALFILE
 
 ifeq ($(ARCH),)
 BUILD = cargo build --release
-BIN = target/release/threefold
+BIN = target/release/threefold$(SUFFIX)
 else
 BUILD = RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(ARCH))" cargo build --release --target-dir target/$(ARCH)
-BIN = target/$(ARCH)/release/threefold
+BIN = target/$(ARCH)/release/threefold$(SUFFIX)
 endif
 
 .PHONY: all test bench clean
@@ -27,4 +33,4 @@ bench:
 
 clean:
 	cargo clean
-	rm -f threefold
+	rm -f threefold threefold.exe

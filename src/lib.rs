@@ -8,6 +8,9 @@
 //! - [`eval`]: the static evaluation (hand-written, and the NNUE network);
 //! - [`search`]: iterative deepening alpha-beta, transposition table, time management;
 //! - [`bench`](mod@bench): the fixed-depth benchmark;
+//! - [`record`]: game records (PGN) read once, leniently, for every tool that reads games;
+//! - [`data`]: the training-data format and files, shared by `datagen` and `train`;
+//! - [`selfplay`]: openings and self-play games, shared by `datagen`, `tune` and `genfens`;
 //! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
 //! - [`datagen`]: self-play training data for an NNUE evaluation (`threefold datagen`), and
 //!   the openings that OpenBench's `genfens` asks for;
@@ -19,12 +22,15 @@
 pub mod analyse;
 pub mod arbiter;
 pub mod bench;
+pub mod data;
 pub mod datagen;
 pub mod eval;
 pub mod game;
 pub mod perft;
+pub mod record;
 pub mod rng;
 pub mod search;
+pub mod selfplay;
 pub mod train;
 pub mod tune;
 pub mod uci;

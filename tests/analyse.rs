@@ -1,5 +1,5 @@
 //! `threefold analyse`: verdicts on positions whose verdict is known from other analysis
-//! (`tests/data/analyse-cases.jsonl`, built by `bench/analyse_cases.py` from the perpetual
+//! (`tests/data/analyse-cases.jsonl`, built by `bench/suites/analyse_cases.py` from the perpetual
 //! suite, judged by Stockfish 15.1 and Ethereal, and the arbiter's seed-game data), at a fixed
 //! node budget; the seed games' acceptance points; mates as White sees them; the Immortal Draw
 //! and forced draws held by deeper searches (`tests/data/analyse-games.pgn`); the annotated
@@ -61,6 +61,7 @@ fn input(case: &Value) -> (GameInput, MoveRange) {
         start,
         moves,
         error: None,
+        recorded: Default::default(),
     };
     (game, MoveRange { from, to: u32::MAX })
 }
@@ -518,6 +519,35 @@ fn the_command_keeps_input_order_reports_bad_games_and_refuses_bad_options() {
         .collect();
     assert_eq!(events, ["first", "second", "third"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("illegal move 'Ke3'"));
+    // Read as the arbiter reads: input that is not PGN is refused (2), moves after a mate are
+    // void, not illegal, and scoresheet spellings are taken.
+    for junk in ["", "hello", "{only a comment}"] {
+        let out = run_cli(&["--nodes", "200", "--quiet"], junk);
+        assert_eq!(out.status.code(), Some(2), "{junk:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("PGN"),
+            "{junk:?}"
+        );
+    }
+    let out = run_cli(
+        &["--nodes", "200", "--json", "--quiet"],
+        "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2 0-1\n\n1. e4 d5 2. ed5 Nf6 3. Nxc3 *\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plies: Vec<u64> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("one JSON object per line");
+            assert!(v["error"].is_null(), "{l}");
+            v["moves"].as_u64().unwrap_or(0)
+        })
+        .collect();
+    assert_eq!(plies, [4, 5]);
     for bad in [
         &["--nodes", "0"][..],
         &["--nodes", "10", "--depth", "3"],
@@ -529,4 +559,43 @@ fn the_command_keeps_input_order_reports_bad_games_and_refuses_bad_options() {
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
         assert!(out.stdout.is_empty(), "{bad:?}");
     }
+}
+
+#[test]
+fn the_input_s_comments_clocks_nags_and_variations_survive_beside_the_engine_s() {
+    let pgn = "[Event \"notes\"]\n[Result \"*\"]\n\n{Before the game} 1. e4 {[%clk 0:05:00]} e5 $1 \
+               {[%eval 9.99] a plan} (1... c5 {Sicilian} 2. Nf3 (2. c3) d6) 2. Nf3 $10 Nc6 $2 *\n";
+    let out = run_cli(&["--nodes", "2000", "--quiet"], pgn);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let games = threefold::record::read_text(&text).expect("the output reads back");
+    let game = &games[0];
+    assert_eq!(game.main.comments, ["Before the game"], "{text}");
+    let moves = &game.main.moves;
+    assert_eq!(moves.len(), 4, "{text}");
+    // The clock and the plan stay, beside the engine's own eval; the input's eval is replaced.
+    assert!(
+        moves[0]
+            .comments
+            .iter()
+            .any(|c| c.contains("[%clk 0:05:00]") && c.contains("[%eval ")),
+        "{text}"
+    );
+    assert!(
+        moves[1].comments.iter().any(|c| c.contains("a plan")),
+        "{text}"
+    );
+    assert!(!text.contains("9.99"), "{text}");
+    // NAGs: $10 stays; a move mark stays unless the engine marks the move.
+    assert!(moves[2].nags.contains(&10), "{text}");
+    assert!(moves[1].nags.contains(&1), "{text}");
+    // The input's variation, with its comment and the variation inside it.
+    let variation = moves[1]
+        .variations
+        .iter()
+        .find(|v| v.moves.first().is_some_and(|m| m.written == "c5"))
+        .unwrap_or_else(|| panic!("1...c5 kept: {text}"));
+    assert_eq!(variation.moves.len(), 3, "{text}");
+    assert_eq!(variation.moves[0].comments, ["Sicilian"], "{text}");
+    assert_eq!(variation.moves[1].variations.len(), 1, "{text}");
 }

@@ -1,5 +1,6 @@
-//! Every case of tests/data/seed-behaviour.jsonl (REPETITION.md) through the built binary at
-//! one second a move, sent the way ../shared/tools/suite.py sends it.
+//! Every case of tests/data/seed-behaviour.jsonl (the seed behaviour cases of the project's
+//! repetition rule book) through the built binary at one second a move, each case sent as a
+//! behaviour-suite runner sends it: the game's moves, then `go`.
 
 mod common;
 

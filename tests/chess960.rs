@@ -59,6 +59,37 @@ fn chess960_fens_need_the_option() {
     assert!(err.to_string().contains("UCI_Chess960"), "{err}");
 }
 
+#[test]
+fn impossible_standard_rights_are_dropped_not_read_as_chess960() {
+    // Kings at home, KQkq: a standard FEN whose White queenside right has no a1 rook. Dropped
+    // as python-chess drops it, not refused as a Chess960 position (Chess960 would read Q as
+    // the b1 rook).
+    let fen = "r3k2r/8/8/8/8/8/8/1R2K2R w KQkq - 0 1";
+    let parsed = threefold::game::parse_fen_noting(fen, CastlingMode::Standard).expect("parses");
+    let rights =
+        shakmaty::fen::Fen::from_position(&parsed.position, shakmaty::EnPassantMode::Legal);
+    assert_eq!(rights.to_string().split(' ').nth(2), Some("Kkq"));
+    assert!(parsed.dropped.is_some_and(|d| d.contains("KQkq -> Kkq")));
+    // A king away from e1 with a right is Chess960's, and so are file letters.
+    for fen in [
+        "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/1R2K2R w KBkq - 0 1",
+    ] {
+        let err = threefold::game::parse_fen(fen).expect_err("a Chess960 position");
+        assert!(err.to_string().contains("UCI_Chess960"), "{fen}: {err}");
+    }
+    // Through UCI: `go` plays a legal move in it, not the null move.
+    let mut e = Uci::handshake();
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 4");
+    let lines = e.read_until(10 * SECOND, |l| l.starts_with("bestmove"));
+    let best = lines.last().cloned().unwrap_or_default();
+    assert!(
+        best.starts_with("bestmove ") && !best.contains("0000"),
+        "{lines:?}"
+    );
+}
+
 /// The `Key:` line of `d`.
 fn key(e: &mut Uci) -> String {
     e.send("d");

@@ -92,7 +92,7 @@ fn a_lower_elo_searches_fewer_nodes_and_answers_early() {
         assert!(
             lines
                 .iter()
-                .filter(|l| l.starts_with("info depth"))
+                .filter(|l| is_search_line(l))
                 .all(|l| l.contains(" multipv 1 ")),
             "MultiPV 1 shows one line: {lines:?}"
         );
@@ -129,7 +129,7 @@ fn the_top_level_searches_one_line_to_its_budget_whatever_the_clock() {
         assert!(
             lines
                 .iter()
-                .filter(|l| l.starts_with("info depth"))
+                .filter(|l| is_search_line(l))
                 .all(|l| l.contains(" multipv 1 ")),
             "{lines:?}"
         );
@@ -176,10 +176,16 @@ fn turning_the_limit_off_restores_full_strength() {
 }
 
 /// The fields of an `info` line that do not depend on the clock: depth, score, nodes and pv.
+/// A line the search reports (depth, score, pv), not the `currmove` progress lines a long
+/// search (a loaded machine) adds, whose number depends on the clock.
+fn is_search_line(line: &str) -> bool {
+    line.starts_with("info depth") && line.contains(" score ")
+}
+
 fn search_facts(lines: &[String]) -> Vec<String> {
     lines
         .iter()
-        .filter(|l| l.starts_with("info depth"))
+        .filter(|l| is_search_line(l))
         .map(|l| {
             let words: Vec<&str> = l.split(' ').collect();
             let field = |name: &str| {

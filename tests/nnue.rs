@@ -1,4 +1,4 @@
-//! The NNUE trainer and inference (issue 24, parts 2 and 3): `threefold train` end to end on
+//! The NNUE trainer and inference: `threefold train` end to end on
 //! a tiny data set written here (the net it writes loads and evaluates; a checkpoint resumes),
 //! its refusals of bad input, and (ignored, run by hand) the inference speed against the
 //! hand-written evaluation.
@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
-use threefold::datagen::format::{GameRecord, GameResult, white_relative};
+use threefold::data::format::{GameRecord, GameResult, white_relative};
 use threefold::eval::evaluate;
 use threefold::eval::nnue::{
     Accumulator, Changes, DEFAULT_QA, DEFAULT_QB, INPUTS, Network, NetworkParts,

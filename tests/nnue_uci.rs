@@ -1,14 +1,21 @@
 //! The network as a UCI user meets it: `UseNNUE` and `EvalFile` (a bad file refused with the
 //! previous evaluation kept, a good one loaded), `eval` printing the network's score, and the
-//! bench's node count with the network: the same on every run, and not the hand-written one's.
-//! Each test sets `UseNNUE` itself, so they hold whichever evaluation is the default.
+//! bench's node count with the network: the same on every run, and not the hand-written one's,
+//! with the accumulators the search updates move by move equal to fresh ones along the lines it
+//! plays from the bench positions. Each test sets `UseNNUE` itself, so they hold whichever
+//! evaluation is the default.
 
 mod common;
 
 use std::time::Duration;
 
 use common::Uci;
-use threefold::eval::nnue::{EMBEDDED_FILE, Network, USE_NNUE_BY_DEFAULT};
+use shakmaty::{Chess, Position};
+use threefold::bench::BENCH_POSITIONS;
+use threefold::eval::nnue::{EMBEDDED_FILE, Network, USE_NNUE_BY_DEFAULT, evaluate_position};
+use threefold::eval::scale_network_score;
+use threefold::game::{parse_fen, parse_uci_move};
+use threefold::search::evaluation::EvalStack;
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -76,6 +83,59 @@ fn a_bad_eval_file_is_refused_and_the_engine_keeps_its_evaluation() {
     assert!(common::is_legal(&start, &best), "{best}");
 }
 
+/// The principal variation of `go depth {depth}` from `fen` (the last `info depth` line's).
+fn played_line(uci: &mut Uci, fen: &str, depth: u32) -> Vec<String> {
+    ask(uci, &format!("position fen {fen}"));
+    uci.send(&format!("go depth {depth}"));
+    let (lines, _) = uci.bestmove(WAIT);
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line from {fen}: {lines:?}"));
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "pv").expect("a pv");
+    words[at + 1..].iter().map(|w| w.to_string()).collect()
+}
+
+/// Plays `line` from `fen` through the search's evaluation stack, which updates the network's
+/// accumulators move by move, and compares the evaluation of every position on the line, and
+/// of every position one move off it, with the network's computed from scratch. Returns how
+/// many evaluations were compared.
+fn compare_along(net: &Network, fen: &str, line: &[String]) -> usize {
+    let mut pos: Chess = parse_fen(fen).expect("bench FEN");
+    let mut stack = EvalStack::new(Some(net), &pos);
+    let fresh = |pos: &Chess| scale_network_score(pos, evaluate_position(net, pos));
+    let mut compared = 0;
+    for (ply, text) in line.iter().enumerate() {
+        assert_eq!(
+            stack.evaluate(&pos, ply),
+            fresh(&pos),
+            "{fen} after {ply} plies"
+        );
+        for m in pos.legal_moves() {
+            let mut off = pos.clone();
+            off.play_unchecked(m);
+            stack.moved(ply, &pos, m);
+            assert_eq!(
+                stack.evaluate(&off, ply + 1),
+                fresh(&off),
+                "{fen} after {ply} plies and {m}"
+            );
+            compared += 1;
+        }
+        let m = parse_uci_move(&pos, text).expect("the line is legal");
+        stack.moved(ply, &pos, m);
+        pos.play_unchecked(m);
+    }
+    assert_eq!(
+        stack.evaluate(&pos, line.len()),
+        fresh(&pos),
+        "{fen} at the end"
+    );
+    compared + line.len() + 1
+}
+
 #[test]
 fn with_the_network_the_bench_is_its_own_and_repeatable() {
     let mut uci = Uci::handshake();
@@ -83,6 +143,15 @@ fn with_the_network_the_bench_is_its_own_and_repeatable() {
     let first = bench_nodes(&mut uci);
     let second = bench_nodes(&mut uci);
     assert_eq!(first, second, "the network's bench repeats");
+    // A broken accumulator update repeats as well, and makes a bench of its own: the node
+    // count cannot tell. The lines the engine plays from the bench positions must evaluate,
+    // move by move, as they do from scratch.
+    let mut compared = 0;
+    for fen in BENCH_POSITIONS {
+        let line = played_line(&mut uci, fen, 8);
+        compared += compare_along(Network::embedded(), fen, &line);
+    }
+    assert!(compared > 5000, "{compared} evaluations compared");
     let lines = ask(&mut uci, "setoption name UseNNUE value false");
     assert!(
         lines

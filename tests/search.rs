@@ -2,8 +2,14 @@
 
 use std::sync::Arc;
 
+use shakmaty::fen::Fen;
+use shakmaty::{Chess, EnPassantMode, Position};
 use threefold::eval::nnue::Network;
-use threefold::game::{Game, parse_fen, uci_text};
+use threefold::game::{Game, parse_fen, position_key, uci_text};
+use threefold::search::tablebase::{Outcome, Tables};
+
+/// The few 3-piece Syzygy tables the tests carry.
+const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 
 /// A move in standard UCI notation.
 fn text(m: shakmaty::Move) -> String {
@@ -179,6 +185,19 @@ fn a_draw_by_history_does_not_poison_the_hash_table() {
     );
 }
 
+/// The positions up to `plies` plies from `pos`, `pos` included (with repeats).
+fn positions_within(pos: &Chess, plies: u32) -> Vec<Chess> {
+    let mut all = vec![pos.clone()];
+    if plies > 0 {
+        for m in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            all.extend(positions_within(&child, plies - 1));
+        }
+    }
+    all
+}
+
 #[test]
 fn a_fifty_move_draw_from_one_path_is_not_used_on_another() {
     // The same position twice, through one hash table: first with the halfmove clock at 96,
@@ -194,6 +213,32 @@ fn a_fifty_move_draw_from_one_path_is_not_used_on_another() {
     let late = Game::new(parse_fen("8/8/8/4k3/8/8/8/KQ6 w - - 96 100").expect("fen"));
     let drawn = searcher.search(&late, &limits, &Signals::default(), &mut |_| {});
     assert_eq!(drawn.score, 0, "no mate fits in four plies");
+    // What the next search may take from the table (the PV of a search never cuts on it, the
+    // rest of its tree does): no score there calls a draw a position of the first search's
+    // tree that is won or lost with the clock at 0 (by the tables). The first search's draws
+    // rest on its clock.
+    searcher.tt.new_search();
+    let tables = Tables::load(TABLES).expect("test tables load");
+    let mut looked_at = 0;
+    let mut kept_draws = Vec::new();
+    for pos in positions_within(late.position(), 2) {
+        let Some(entry) = searcher.tt.probe(position_key(&pos)) else {
+            continue;
+        };
+        looked_at += 1;
+        let decisive = tables
+            .wdl_after_zeroing(&pos)
+            .is_some_and(|wdl| wdl != Outcome::Draw);
+        if decisive && entry.depth >= 0 && entry.score == 0 {
+            kept_draws.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
+        }
+    }
+    assert!(looked_at > 20, "only {looked_at} entries found");
+    assert!(
+        kept_draws.is_empty(),
+        "draws kept for later searches in {} positions: {kept_draws:?}",
+        kept_draws.len()
+    );
     let early = Game::new(parse_fen("8/8/8/4k3/8/8/8/KQ6 w - - 0 1").expect("fen"));
     let won = searcher.search(&early, &limits, &Signals::default(), &mut |_| {});
     assert!(

@@ -153,8 +153,10 @@ pub fn run(args: Args) -> ExitCode {
         out.write_all(text.as_bytes()).and_then(|()| out.flush())
     });
     match outcome {
-        Ok(summary) if summary.read_ok && summary.game_errors == 0 => ExitCode::SUCCESS,
-        Ok(_) => ExitCode::FAILURE,
+        // As the arbiter: input that cannot be read or is not PGN 2, a game with an error 1.
+        Ok(summary) if !summary.read_ok => ExitCode::from(2),
+        Ok(summary) if summary.game_errors > 0 => ExitCode::FAILURE,
+        Ok(_) => ExitCode::SUCCESS,
         // stdout closed (piped into head): the games written are whole; stop quietly.
         Err(_) => ExitCode::SUCCESS,
     }

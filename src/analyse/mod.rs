@@ -8,6 +8,7 @@
 //!
 //! - `read.rs`: the games from PGN;
 //! - `study.rs`: the analysis of one game and its verdicts;
+//! - `marks.rs`: the move marks, by lichess's curve and thresholds;
 //! - `notation.rs`: moves, lines and scores as text;
 //! - `write.rs`: annotated PGN and JSON;
 //! - `command.rs`: the command line, the games in parallel, the output in input order.
@@ -17,6 +18,7 @@
 //! and in an annotated game.
 
 pub mod command;
+pub mod marks;
 pub mod notation;
 pub mod read;
 pub mod study;

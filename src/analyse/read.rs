@@ -1,13 +1,13 @@
-//! Reads the games to analyse from PGN: tags, start position and main-line moves. A game with
-//! an illegal move keeps the moves before it and says why it stops (as `threefold arbiter`).
+//! The games to analyse, read from PGN through the house's one reading of records
+//! ([`crate::record`]): tags, start position and main-line moves. A game with an illegal move
+//! keeps the moves before it and says why it stops; moves after a mate are void, as in
+//! `threefold arbiter`.
 
 use std::io::{self, Read};
-use std::ops::ControlFlow;
 
-use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move};
 
-use crate::arbiter::pgn::GameTags;
+use crate::record::{Line, RecordError, RecordedGame, read_file};
 
 /// One game as read from its file.
 #[derive(Debug, Clone)]
@@ -24,6 +24,9 @@ pub struct GameInput {
     pub moves: Vec<Move>,
     /// Why the game could not be read to its end (bad FEN tag, illegal move).
     pub error: Option<String>,
+    /// What the record says about the main line (comments such as `[%clk]`, NAGs, variations),
+    /// kept beside the engine's annotations; empty for a game not read from a record.
+    pub recorded: Line,
 }
 
 impl GameInput {
@@ -36,101 +39,42 @@ impl GameInput {
     }
 }
 
-struct Movetext {
-    game: GameInput,
-    pos: Chess,
-    stopped: bool,
-}
-
-struct GameVisitor {
-    file: String,
-    games: usize,
-}
-
-impl Visitor for GameVisitor {
-    type Tags = GameTags;
-    type Movetext = Movetext;
-    type Output = GameInput;
-
-    fn begin_tags(&mut self) -> ControlFlow<GameInput, GameTags> {
-        ControlFlow::Continue(GameTags::default())
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut GameTags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<GameInput> {
-        tags.push(name, value);
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: GameTags) -> ControlFlow<GameInput, Movetext> {
-        self.games += 1;
-        let (_, start, error) = tags.start();
-        let stopped = error.is_some();
-        ControlFlow::Continue(Movetext {
-            game: GameInput {
-                file: self.file.clone(),
-                index: self.games,
-                tags: tags.tags,
-                start: start.clone(),
-                moves: Vec::new(),
-                error,
-            },
-            pos: start,
-            stopped,
-        })
-    }
-
-    fn san(&mut self, movetext: &mut Movetext, san_plus: SanPlus) -> ControlFlow<GameInput> {
-        if movetext.stopped {
-            return ControlFlow::Continue(());
-        }
-        match san_plus.san.to_move(&movetext.pos) {
-            Ok(m) => {
-                movetext.pos.play_unchecked(m);
-                movetext.game.moves.push(m);
+impl GameInput {
+    /// The game a record gives, as analysis needs it.
+    fn from_record(game: RecordedGame) -> GameInput {
+        let moves = game.moves();
+        let error = game.error.as_ref().map(|e| match e {
+            RecordError::IllegalMove { .. } => {
+                format!("{e}; the game is analysed up to the move before")
             }
-            Err(_) => {
-                let ply = movetext.game.moves.len() + 1;
-                movetext.game.error = Some(format!(
-                    "illegal move '{san_plus}' at ply {ply}; the game is analysed up to the move before"
-                ));
-                movetext.stopped = true;
-            }
+            RecordError::BadFen(_) => e.to_string(),
+        });
+        GameInput {
+            file: game.file,
+            index: game.index,
+            tags: game.tags,
+            start: game.start,
+            moves,
+            error,
+            recorded: game.main,
         }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _movetext: &mut Movetext) -> ControlFlow<GameInput, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn end_game(&mut self, movetext: Movetext) -> GameInput {
-        movetext.game
     }
 }
 
 /// Reads every game of the PGN `input` (named `name` in messages), handing each to `each` as
-/// soon as it is read; `each` returns false to stop reading.
+/// soon as it is read; `each` returns false to stop reading. Input that is not PGN is an
+/// error (`InvalidData`) once the games in it have been handed on, as in the arbiter.
 pub fn read_games<R: Read>(
     name: &str,
     input: R,
     mut each: impl FnMut(GameInput) -> bool,
 ) -> io::Result<()> {
-    let mut reader = Reader::new(input);
-    let mut visitor = GameVisitor {
-        file: name.to_owned(),
-        games: 0,
-    };
-    while let Some(game) = reader.read_game(&mut visitor)? {
-        if !each(game) {
-            break;
-        }
-    }
-    Ok(())
+    let mut stopped = false;
+    let summary = read_file(name, input, |game| {
+        stopped = !each(GameInput::from_record(game));
+        !stopped
+    })?;
+    if stopped { Ok(()) } else { summary.check() }
 }
 
 /// Reads all games of a PGN text (for tests and small inputs).

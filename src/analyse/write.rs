@@ -1,13 +1,19 @@
 //! The analysis written out: annotated PGN (lichess's `[%eval]` comments, NAGs, verdicts as
 //! comments, the best line as a variation) and one JSON object per game.
+//!
+//! What the input carried is kept beside the engine's annotations, as lichess keeps it: its
+//! comments (`[%clk]` clocks and the rest), NAGs and variations. Where the engine writes its
+//! own `[%eval]` for a move, an `[%eval]` of the input's comment is dropped, and where it
+//! marks the move, the input's move marks (NAGs 1 to 6) give way to its mark.
 
 use serde_json::{Value, json};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
-use super::notation::{eval_value, san_line, white_score};
+use super::notation::{eval_value, move_number, san_line, white_score};
 use super::study::{Assessment, GameAnalysis, PlyRecord, Verdict, VerdictKind, end_name};
 use crate::game::uci_text;
+use crate::record::{Line, RecordedMove};
 use crate::uci::report::UciScore;
 
 /// Longest movetext line, as PGN export format asks (a long comment may pass it).
@@ -64,6 +70,77 @@ fn line_tokens(pos: &Chess, line: &[Move]) -> Vec<String> {
     tokens
 }
 
+/// NAGs that mark a move's quality (`!`, `?`, `!!`, `??`, `!?`, `?!`).
+fn is_move_mark(nag: u8) -> bool {
+    (1..=6).contains(&nag)
+}
+
+/// A comment of the input without its `[%eval ...]` commands (when the engine writes its own);
+/// None when nothing else is left.
+fn without_eval(text: &str) -> Option<String> {
+    let mut rest = text;
+    let mut kept = String::new();
+    while let Some(start) = rest.find("[%eval") {
+        kept.push_str(&rest[..start]);
+        rest = rest[start..]
+            .find(']')
+            .map_or("", |end| &rest[start + end + 1..]);
+    }
+    kept.push_str(rest);
+    let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!kept.is_empty()).then_some(kept)
+}
+
+/// The input's NAGs of one move, after its SAN; the engine's mark takes the place of the
+/// input's move marks.
+fn recorded_nags(tokens: &mut Vec<String>, recorded: &RecordedMove, engine_marks: bool) {
+    for &nag in &recorded.nags {
+        if !(engine_marks && is_move_mark(nag)) {
+            tokens.push(format!("${nag}"));
+        }
+    }
+}
+
+/// The input's comments of one move, without `[%eval]` where the engine writes its own.
+fn recorded_comments(recorded: &RecordedMove, engine_evals: bool) -> Vec<String> {
+    recorded
+        .comments
+        .iter()
+        .filter_map(|text| {
+            if engine_evals {
+                without_eval(text)
+            } else {
+                Some(text.clone())
+            }
+        })
+        .collect()
+}
+
+/// A variation of the input, from the position before the move it replaces: numbers, SAN,
+/// its NAGs, comments and nested variations.
+fn recorded_line(from: &Chess, line: &Line) -> Vec<String> {
+    let mut tokens: Vec<String> = line.comments.iter().map(|c| comment(c)).collect();
+    let mut pos = from.clone();
+    let mut need_number = true;
+    for recorded in &line.moves {
+        if pos.turn() == Color::White || need_number {
+            tokens.push(move_number(&pos));
+        }
+        let before = pos.clone();
+        tokens.push(san_line(&pos, &[recorded.mv]).pop().unwrap_or_default());
+        pos.play_unchecked(recorded.mv);
+        recorded_nags(&mut tokens, recorded, false);
+        let comments = recorded_comments(recorded, false);
+        need_number = !comments.is_empty();
+        tokens.extend(comments.iter().map(|c| comment(c)));
+        for variation in &recorded.variations {
+            tokens.push(format!("({})", recorded_line(&before, variation).join(" ")));
+            need_number = true;
+        }
+    }
+    tokens
+}
+
 fn is_move_verdict(kind: VerdictKind) -> bool {
     matches!(
         kind,
@@ -91,6 +168,7 @@ pub fn pgn(analysis: &GameAnalysis) -> String {
             .map(|v| v.text.as_str())
             .collect()
     };
+    tokens.extend(input.recorded.comments.iter().map(|c| comment(c)));
     let start_notes = position_notes(0);
     if !start_notes.is_empty() {
         tokens.push(comment(&start_notes.join(" ")));
@@ -100,7 +178,7 @@ pub fn pgn(analysis: &GameAnalysis) -> String {
     for (i, &m) in input.moves.iter().enumerate() {
         let ply = i + 1;
         if pos.turn() == Color::White || need_number {
-            tokens.push(super::notation::move_number(&pos));
+            tokens.push(move_number(&pos));
         }
         need_number = false;
         let before = pos.clone();
@@ -108,12 +186,22 @@ pub fn pgn(analysis: &GameAnalysis) -> String {
         tokens.push(san);
         pos.play_unchecked(m);
         let record = analysis.plies.iter().find(|r| r.ply == ply);
-        if let Some(class) = record.and_then(|r| r.class) {
+        let eval = record.and_then(|r| eval_tag(&r.after, pos.turn()));
+        let recorded = input.recorded.moves.get(i);
+        let class = record.and_then(|r| r.class);
+        if let Some(recorded) = recorded {
+            recorded_nags(&mut tokens, recorded, class.is_some());
+        }
+        if let Some(class) = class {
             tokens.push(format!("${}", class.nag()));
         }
+        // One comment: the engine's eval, then the input's comments, then the verdicts.
         let mut notes: Vec<String> = Vec::new();
-        if let Some(tag) = record.and_then(|r| eval_tag(&r.after, pos.turn())) {
-            notes.push(tag);
+        if let Some(tag) = &eval {
+            notes.push(tag.clone());
+        }
+        if let Some(recorded) = recorded {
+            notes.extend(recorded_comments(recorded, eval.is_some()));
         }
         let move_verdicts: Vec<&Verdict> = analysis
             .verdicts
@@ -135,6 +223,10 @@ pub fn pgn(analysis: &GameAnalysis) -> String {
                 tokens.push(format!("({})", variation.join(" ")));
                 need_number = true;
             }
+        }
+        for variation in recorded.map_or(&[][..], |r| &r.variations[..]) {
+            tokens.push(format!("({})", recorded_line(&before, variation).join(" ")));
+            need_number = true;
         }
     }
     let mut closing = Vec::new();
@@ -199,8 +291,17 @@ fn assessment_json(a: &Assessment, pos: &Chess) -> Value {
     })
 }
 
-fn ply_json(record: &PlyRecord, before: &Chess, after: &Chess) -> Value {
+/// A ply in JSON, with the input's NAGs and comments of that move (`recorded`).
+fn ply_json(
+    record: &PlyRecord,
+    recorded: Option<&RecordedMove>,
+    before: &Chess,
+    after: &Chess,
+) -> Value {
     let mode = before.castles().mode();
+    let (nags, comments) = recorded.map_or((Vec::new(), Vec::new()), |r| {
+        (r.nags.clone(), r.comments.clone())
+    });
     json!({
         "ply": record.ply,
         "move_number": before.fullmoves().get(),
@@ -214,6 +315,8 @@ fn ply_json(record: &PlyRecord, before: &Chess, after: &Chess) -> Value {
         "expected_best": (record.expected_best * 1000.0).round() / 1000.0,
         "expected_played": (record.expected_played * 1000.0).round() / 1000.0,
         "class": record.class.map(|c| c.symbol()),
+        "input_nags": nags,
+        "input_comments": comments,
     })
 }
 
@@ -257,6 +360,7 @@ pub fn json(analysis: &GameAnalysis) -> Value {
         .filter_map(|r| {
             Some(ply_json(
                 r,
+                input.recorded.moves.get(r.ply - 1),
                 positions.get(r.ply - 1)?,
                 positions.get(r.ply)?,
             ))

@@ -111,21 +111,21 @@ impl Verdict {
             .map_or("start", String::as_str)
     }
 
+    /// The result the automatic end gives ("1-0", "0-1", "1/2-1/2"); None without one.
+    pub fn rules_result(&self) -> Option<&'static str> {
+        let end = self.automatic_end?;
+        Some(match (end.rule, end.loser) {
+            (AutomaticEnd::Checkmate, Some(Color::White)) => "0-1",
+            (AutomaticEnd::Checkmate, Some(Color::Black)) => "1-0",
+            // A checkmate always has a loser; without one no result agrees.
+            (AutomaticEnd::Checkmate, None) => "?",
+            _ => "1/2-1/2",
+        })
+    }
+
     /// Whether a recorded result ("1-0", "0-1", "1/2-1/2", "*") agrees with the automatic end.
     pub fn result_consistent(&self, result: &str) -> bool {
-        match self.automatic_end {
-            None => true,
-            Some(End {
-                rule: AutomaticEnd::Checkmate,
-                loser,
-                ..
-            }) => match loser {
-                Some(Color::White) => result == "0-1",
-                Some(Color::Black) => result == "1-0",
-                None => false,
-            },
-            Some(_) => result == "1/2-1/2",
-        }
+        self.rules_result().is_none_or(|given| given == result)
     }
 }
 

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 use shakmaty::Color;
 
-use super::judge::{ClaimRule, Verdict};
+use super::judge::{Claim, ClaimRule, Verdict};
 use super::pgn::GameRecord;
 use crate::game::rules::AutomaticEnd;
 
@@ -83,8 +83,11 @@ impl std::fmt::Display for Summary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "summary: {} games, {} with findings, {} with a result or moves the rules contradict, {} with errors",
-            self.games, self.with_findings, self.contradicting_rules, self.with_errors
+            "summary: {}, {} with findings, {} with a result or moves the rules contradict, {} with errors",
+            count(self.games, "game", "games"),
+            self.with_findings,
+            self.contradicting_rules,
+            self.with_errors
         )
     }
 }
@@ -186,60 +189,72 @@ pub fn text(record: &GameRecord) -> String {
                 e.ply,
                 v.label(e.ply)
             );
-            if v.void_moves() > 0 {
-                out += &format!("; the {} recorded moves after it are void", v.void_moves());
+            match v.void_moves() {
+                0 => {}
+                1 => out += "; the recorded move after it is void",
+                n => out += &format!("; the {n} recorded moves after it are void"),
             }
             out += "\n";
         }
         None => out += "  automatic end: none\n",
     }
-    let consistent = result_consistent(record);
-    out += &format!(
-        "  recorded result: {}\n",
-        if consistent {
-            "consistent with the rules"
-        } else {
-            "NOT consistent with the automatic end"
+    out += &match v.rules_result() {
+        Some(given) if !result_consistent(record) => {
+            format!(
+                "  recorded result: NOT consistent with the automatic end, which gives {given}\n"
+            )
         }
-    );
+        _ => "  recorded result: consistent with the rules\n".to_owned(),
+    };
     if let Some(e) = &v.error {
         out += &format!("  error: {e}\n");
     }
     out
 }
 
+/// The first claim of each side under each rule, in the order of the game.
 fn claims_text(v: &Verdict) -> String {
-    let mut out = String::new();
-    for rule in [ClaimRule::Threefold, ClaimRule::FiftyMoves] {
-        for side in [Color::White, Color::Black] {
-            let name = if side == Color::White {
-                "White"
-            } else {
-                "Black"
-            };
-            let what = if rule == ClaimRule::Threefold {
-                "threefold"
-            } else {
-                "fifty-move"
-            };
-            let Some(c) = v.claims.iter().find(|c| c.rule == rule && c.side == side) else {
-                continue;
-            };
-            out += &match &c.by_announcing_san {
-                Some(san) => format!(
-                    "  {what} claim: {name} first at ply {} by announcing {san}\n",
-                    c.ply
-                ),
-                None => format!(
-                    "  {what} claim: {name} first at ply {}, after {}\n",
-                    c.ply,
-                    v.label(c.ply)
-                ),
-            };
+    let mut firsts: Vec<&Claim> = Vec::new();
+    for c in &v.claims {
+        if !firsts.iter().any(|f| f.rule == c.rule && f.side == c.side) {
+            firsts.push(c);
         }
     }
-    if out.is_empty() {
-        out += "  claims: none\n";
+    firsts.sort_by_key(|c| c.ply);
+    if firsts.is_empty() {
+        return "  claims: none\n".to_owned();
+    }
+    let mut out = String::new();
+    for c in firsts {
+        let name = if c.side == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
+        let what = match c.rule {
+            ClaimRule::Threefold => "threefold",
+            ClaimRule::FiftyMoves => "fifty-move",
+        };
+        out += &match &c.by_announcing_san {
+            Some(san) => format!(
+                "  {what} claim: {name} first at ply {} by announcing {san}\n",
+                c.ply
+            ),
+            None => format!(
+                "  {what} claim: {name} first at ply {}, after {}\n",
+                c.ply,
+                v.label(c.ply)
+            ),
+        };
     }
     out
+}
+
+/// `1 game`, `2 games`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }

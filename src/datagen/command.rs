@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::openings::{OpeningRules, read_openings};
-use super::run::{Options, manifest_line};
-use super::selfplay::Adjudication;
+use super::generator::{Options, manifest_line};
 use super::{manifest, pgn, stats};
 use crate::eval::nnue::{EMBEDDED_FILE, Network, default_network};
+use crate::selfplay::game::Adjudication;
+use crate::selfplay::openings::{OpeningRules, read_openings};
 
 /// The options of `threefold datagen`: self-play into `--out DIR` (the default mode), or one
 /// of `--stats`, `--dump`, `--from-pgn`.
@@ -251,7 +251,7 @@ fn generate(args: &SelfPlay, out: &Path) -> Result<(), String> {
         options.out.display(),
         super::ENGINE_COMMIT
     );
-    let (this_run, before) = super::run::run(&options)?;
+    let (this_run, before) = super::generator::run(&options)?;
     let mut total = before;
     total.merge(&this_run);
     eprintln!(

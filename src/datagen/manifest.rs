@@ -31,8 +31,9 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::run::Tally;
+use super::generator::Tally;
 use super::stats;
+use crate::data::files::{EXTENSION, data_files};
 
 /// One batch's row: what its files must add up to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,7 +114,7 @@ fn batch_row(line: &str) -> Option<BatchRow> {
 fn checksum_line(line: &str) -> Option<(&str, &str)> {
     let (sum, name) = line.split_once("  ")?;
     let hex = sum.len() == 64 && sum.bytes().all(|b| b.is_ascii_hexdigit());
-    let data = name.ends_with(&format!(".{}", super::run::EXTENSION)) && !name.contains('/');
+    let data = name.ends_with(&format!(".{EXTENSION}")) && !name.contains('/');
     (hex && data).then_some((sum, name))
 }
 
@@ -149,7 +150,7 @@ pub fn sha256_file(path: &Path) -> Result<String, String> {
 /// The checksum lines of the files of `dir` (as `sha256sum` writes them), for the manifest.
 pub fn checksum_lines(dir: &Path) -> Result<String, String> {
     let mut lines = String::new();
-    for file in stats::data_files(dir)? {
+    for file in data_files(dir)? {
         let name = file_name(&file);
         let _ = writeln!(lines, "{}  {name}", sha256_file(&file)?);
     }
@@ -171,10 +172,7 @@ pub struct Verification {
 
 /// Checks the data files of `dir` against the manifest (see the module documentation).
 pub fn verify(manifest: &Manifest, dir: &Path) -> Result<Verification, String> {
-    let files = stats::data_files(dir)?;
-    if files.is_empty() {
-        return Err(format!("no .tfd data files in {}", dir.display()));
-    }
+    let files = data_files(dir)?;
     let mut found = Verification::default();
     let mut by_seed: BTreeMap<u64, Vec<&Path>> = BTreeMap::new();
     for file in &files {

@@ -5,7 +5,7 @@
 //! The score is the first thing in a move's comment: `{+0.35/12 0.1s}` (pawns, from the view of
 //! the side that moved, then the depth), `{-M5/20 ...}` or `{+M3/7 ...}` for mates (stored as
 //! `±(32000 - plies)`). The start position is the `FEN` tag (standard, or Chess960 when the
-//! `Variant` tag names it: `arbiter::pgn::GameTags` reads the tags as the arbiter does), else
+//! `Variant` tag names it; the games are read through [`crate::record`], as the arbiter reads them), else
 //! the initial position; the result is the `Result` tag (or the
 //! result at the end of the movetext). Moves without a score at the start of the game (book
 //! moves, `{book}`) become part of the record's start position; the record ends before the
@@ -14,13 +14,11 @@
 //! scored move at all are skipped and counted.
 
 use std::io::{self, Read, Write};
-use std::ops::ControlFlow;
 
-use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::{Chess, Color, KnownOutcome, Move, Outcome, Position};
+use shakmaty::{KnownOutcome, Outcome, Position};
 
-use super::format::{GameRecord, GameResult, white_relative};
-use crate::arbiter::pgn::GameTags;
+use crate::data::format::{GameRecord, GameResult, white_relative};
+use crate::record::{RecordError, RecordedGame, read_file};
 use crate::search::score::MATE;
 
 /// What the conversion did.
@@ -69,136 +67,64 @@ pub fn parse_score(comment: &str) -> Option<i32> {
     Some(score)
 }
 
-struct Movetext {
-    pos: Chess,
-    start: Chess,
-    moves: Vec<(Move, Option<i16>)>,
-    /// The position before the last move (whose side moved), for its comment's score.
-    last_mover: Option<Color>,
-    result: Option<GameResult>,
-    broken: bool,
-}
-
-struct Converter;
-
-impl Visitor for Converter {
-    type Tags = GameTags;
-    type Movetext = Movetext;
-    type Output = Option<(GameRecord, bool)>;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, GameTags> {
-        ControlFlow::Continue(GameTags::default())
+/// One game's record as training data: None when it is skipped (no result, a bad FEN tag, no
+/// scored move), else the record and whether it was cut short.
+fn convert_game(game: &RecordedGame) -> Option<(GameRecord, bool)> {
+    if matches!(game.error, Some(RecordError::BadFen(_))) {
+        return None;
     }
-
-    fn tag(
-        &mut self,
-        tags: &mut GameTags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        tags.push(name, value);
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: GameTags) -> ControlFlow<Self::Output, Movetext> {
-        // A game whose FEN tag cannot be read is skipped (its positions are unknown).
-        let (_, start, bad_fen) = tags.start();
-        if bad_fen.is_some() {
-            return ControlFlow::Break(None);
+    let from_outcome = match game.outcome {
+        Some(Outcome::Known(KnownOutcome::Decisive { winner })) => {
+            Some(GameResult::won_by(Some(winner)))
         }
-        let result = tags.tag("Result").and_then(|r| result_of(r.trim()));
-        ControlFlow::Continue(Movetext {
-            pos: start.clone(),
+        Some(Outcome::Known(KnownOutcome::Draw)) => Some(GameResult::Draw),
+        _ => None,
+    };
+    let result = game
+        .tag("Result")
+        .and_then(|r| result_of(r.trim()))
+        .or(from_outcome)?;
+    // Each move with the score of its comment, from the view of the side that played it.
+    let mut pos = game.start.clone();
+    let mut moves = Vec::new();
+    for recorded in &game.main.moves {
+        let mover = pos.turn();
+        let score = recorded
+            .comments
+            .iter()
+            .find_map(|c| parse_score(c))
+            .map(|s| white_relative(s, mover));
+        moves.push((recorded.mv, score));
+        pos.play_unchecked(recorded.mv);
+    }
+    let mut start = game.start.clone();
+    let mut moves = moves.into_iter().peekable();
+    while let Some((m, None)) = moves.peek() {
+        start.play_unchecked(*m);
+        moves.next();
+    }
+    let mut scored = Vec::new();
+    let mut cut = game.error.is_some();
+    for (m, score) in moves {
+        match score {
+            Some(score) => scored.push((m, score)),
+            None => {
+                cut = true;
+                break;
+            }
+        }
+    }
+    if scored.is_empty() {
+        return None;
+    }
+    Some((
+        GameRecord {
             start,
-            moves: Vec::new(),
-            last_mover: None,
+            moves: scored,
             result,
-            broken: false,
-        })
-    }
-
-    fn san(&mut self, movetext: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        if movetext.broken {
-            return ControlFlow::Continue(());
-        }
-        match san_plus.san.to_move(&movetext.pos) {
-            Ok(m) => {
-                movetext.last_mover = Some(movetext.pos.turn());
-                movetext.pos.play_unchecked(m);
-                movetext.moves.push((m, None));
-            }
-            Err(_) => {
-                movetext.broken = true;
-                movetext.last_mover = None;
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn comment(
-        &mut self,
-        movetext: &mut Movetext,
-        comment: RawComment<'_>,
-    ) -> ControlFlow<Self::Output> {
-        let Some(mover) = movetext.last_mover.filter(|_| !movetext.broken) else {
-            return ControlFlow::Continue(());
-        };
-        if let Some(last) = movetext.moves.last_mut()
-            && last.1.is_none()
-            && let Some(score) = parse_score(&String::from_utf8_lossy(comment.as_bytes()))
-        {
-            last.1 = Some(white_relative(score, mover));
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _movetext: &mut Movetext) -> ControlFlow<Self::Output, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn outcome(&mut self, movetext: &mut Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
-        if movetext.result.is_none()
-            && let Outcome::Known(known) = outcome
-        {
-            movetext.result = Some(match known {
-                KnownOutcome::Decisive { winner } => GameResult::won_by(Some(winner)),
-                KnownOutcome::Draw => GameResult::Draw,
-            });
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, movetext: Movetext) -> Self::Output {
-        let result = movetext.result?;
-        let mut start = movetext.start;
-        let mut moves = movetext.moves.into_iter().peekable();
-        while let Some((m, None)) = moves.peek() {
-            start.play_unchecked(*m);
-            moves.next();
-        }
-        let mut scored = Vec::new();
-        let mut cut = movetext.broken;
-        for (m, score) in moves {
-            match score {
-                Some(score) => scored.push((m, score)),
-                None => {
-                    cut = true;
-                    break;
-                }
-            }
-        }
-        if scored.is_empty() {
-            return None;
-        }
-        Some((
-            GameRecord {
-                start,
-                moves: scored,
-                result,
-            },
-            cut,
-        ))
-    }
+        },
+        cut,
+    ))
 }
 
 fn result_of(text: &str) -> Option<GameResult> {
@@ -212,22 +138,22 @@ fn result_of(text: &str) -> Option<GameResult> {
 
 /// Converts every game of `input`, writing the records to `out`.
 pub fn convert(input: impl Read, out: &mut impl Write) -> io::Result<Conversion> {
-    let mut reader = Reader::new(input);
     let mut done = Conversion::default();
-    let mut visitor = Converter;
-    while let Some(output) = reader.read_game(&mut visitor)? {
+    let mut written = Ok(());
+    read_file("pgn", input, |game| {
         done.games_read += 1;
-        match output {
+        match convert_game(&game) {
             Some((record, cut)) => {
-                out.write_all(&record.to_bytes())?;
+                written = out.write_all(&record.to_bytes());
                 done.games_written += 1;
                 done.positions += record.moves.len() as u64;
                 done.games_cut += u64::from(cut);
             }
             None => done.games_skipped += 1,
         }
-    }
-    Ok(done)
+        written.is_ok()
+    })?;
+    written.map(|()| done)
 }
 
 #[cfg(test)]

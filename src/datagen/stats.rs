@@ -3,14 +3,16 @@
 //! results, and the scores' mean and histogram. `--dump` writes every position as text.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use shakmaty::Position;
 
-use super::format::{ReadError, is_quiet, read_games};
-use super::openings::fen_of;
-use super::run::{EXTENSION, Tally};
+use super::generator::Tally;
+use crate::data::files::data_files;
+use crate::data::filter::is_quiet;
+use crate::data::format::{ReadError, read_games};
 use crate::search::score::is_mate;
+use crate::selfplay::openings::fen_of;
 
 /// Bounds (centipawns, White-relative) of the histogram's bins: each bin runs from one bound
 /// (inclusive) to the next; the first and last bins are open.
@@ -33,24 +35,6 @@ pub struct Stats {
     pub histogram: [u64; BINS.len() + 1],
     /// Problems met (a partial record at a file's end, a corrupt record).
     pub problems: Vec<String>,
-}
-
-/// The data files at `path`: the file itself, or the `.tfd` files of a directory, sorted.
-pub fn data_files(path: &Path) -> Result<Vec<PathBuf>, String> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if !meta.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let entries =
-        std::fs::read_dir(path).map_err(|e| format!("cannot list {}: {e}", path.display()))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == EXTENSION))
-        .collect();
-    files.sort();
-    Ok(files)
 }
 
 /// Reads every game of every file.

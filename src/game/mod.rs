@@ -14,8 +14,8 @@ pub use rules::{AutomaticEnd, Claims};
 use std::fmt;
 
 use shakmaty::{
-    CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position, PositionError, fen::Fen,
-    uci::UciMove,
+    CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Move, Position, PositionError,
+    Square, fen::Fen, uci::UciMove,
 };
 
 /// Why a FEN could not become a position.
@@ -91,12 +91,7 @@ pub fn parse_fen_noting(text: &str, mode: CastlingMode) -> Result<ParsedFen, Fen
         }
         Err(error) => error,
     };
-    if mode == CastlingMode::Standard
-        && fen
-            .clone()
-            .into_position::<Chess>(CastlingMode::Chess960)
-            .is_ok()
-    {
+    if mode == CastlingMode::Standard && needs_chess960(text, &fen) {
         return Err(FenError::Illegal(format!(
             "{error}; these castling rights need the option UCI_Chess960"
         )));
@@ -108,6 +103,26 @@ pub fn parse_fen_noting(text: &str, mode: CastlingMode) -> Result<ParsedFen, Fen
         .map_err(|_| FenError::Illegal(why))?;
     let dropped = dropped_rights(text, &fen, &position);
     Ok(ParsedFen { position, dropped })
+}
+
+/// Whether a FEN that standard chess refuses is a Chess960 position rather than a standard one
+/// with impossible castling rights: Chess960 reads it, and its castling field names a rook by
+/// its file (Shredder-FEN or X-FEN letters) or gives rights to a king off its start square.
+/// `KQkq` rights with the kings at home are a standard FEN's, and an impossible one among them
+/// is dropped as python-chess and Stockfish drop it.
+fn needs_chess960(text: &str, fen: &Fen) -> bool {
+    let Ok(position) = fen.clone().into_position::<Chess>(CastlingMode::Chess960) else {
+        return false;
+    };
+    let field = text.split_whitespace().nth(2).unwrap_or("-");
+    let file_letters = field
+        .chars()
+        .any(|c| !matches!(c, 'K' | 'Q' | 'k' | 'q' | '-'));
+    let king_away = Color::ALL.into_iter().any(|color| {
+        let home = Square::from_coords(File::E, color.backrank());
+        position.castles().has_color(color) && position.board().king_of(color) != Some(home)
+    });
+    file_letters || king_away
 }
 
 /// Refuses a halfmove clock or fullmove number that is not a number of at most 4294967295

@@ -24,12 +24,13 @@ use super::see;
 use super::tablebase::{Outcome, TB_WIN};
 use super::tt::{Bound, Entry, Scope, pack_move};
 use super::worker::Worker;
-use crate::game::rules::FIFTY_MOVE_HALFMOVES;
+use crate::game::rules::{FIFTY_MOVE_HALFMOVES, fifty_moves_complete};
 use crate::game::{is_dead_by_material, key_after, position_key};
 
 impl Worker<'_> {
-    /// Records that the score being computed rests on the path down to key-stack `index`.
-    fn depends_on(&mut self, index: usize) {
+    /// Records that the score being computed rests on the path down to key-stack `index`
+    /// (below 0: down to a position before the first on the stack).
+    fn depends_on(&mut self, index: isize) {
         self.path.dependency = self.path.dependency.min(index);
     }
 
@@ -38,16 +39,18 @@ impl Worker<'_> {
     fn rule_score(&mut self, pos: &Chess, ply: usize) -> Option<i32> {
         let halfmoves = pos.halfmoves();
         if let Some(earlier) = self.path.keys.repetition(halfmoves) {
-            self.depends_on(earlier);
+            self.depends_on(earlier as isize);
             return Some(self.draw_score(ply));
         }
-        if halfmoves >= FIFTY_MOVE_HALFMOVES {
+        if fifty_moves_complete(halfmoves) {
             // A mate on the hundredth halfmove still counts.
             if pos.is_checkmate() {
                 return Some(mated_in(ply));
             }
-            // The clock, and so this draw, depends on the moves since the last zeroing one.
-            self.depends_on(self.path.keys.top().saturating_sub(halfmoves as usize));
+            // The clock, and so this draw, depends on the moves since the last zeroing one: on
+            // the path from the position after it, which comes before the first position on
+            // the stack when the game was set up with the clock running.
+            self.depends_on(self.path.keys.top() as isize - halfmoves as isize);
             return Some(self.draw_score(ply));
         }
         if is_dead_by_material(pos) {
@@ -88,7 +91,7 @@ impl Worker<'_> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        let outer = std::mem::replace(&mut self.path.dependency, usize::MAX);
+        let outer = std::mem::replace(&mut self.path.dependency, isize::MAX);
         let score = self.search_node(pos, key, depth, alpha, beta, ply);
         self.path.dependency = self.path.dependency.min(outer);
         score
@@ -101,85 +104,182 @@ impl Worker<'_> {
 
     /// True when the score of the node on top of the key stack rests on positions before it.
     fn path_dependent(&self) -> bool {
-        self.path.dependency < self.path.keys.top()
+        self.path.dependency < self.path.keys.top() as isize
     }
 
+    /// One node, in the order Stockfish's search takes: enter (rules, bounds, a repetition in
+    /// hand), the horizon, probe (hash table, tablebases), evaluate, prune the whole node,
+    /// generate, search the moves, store.
     fn search_node(
         &mut self,
         pos: &Chess,
         key: u64,
         mut depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         ply: usize,
     ) -> i32 {
-        let is_root = ply == 0;
-        let pv_node = beta - alpha > 1;
+        let kind = NodeKind {
+            root: ply == 0,
+            pv: beta - alpha > 1,
+            excluded: self.path.excluded[ply],
+        };
         self.path.pv[ply].clear();
-        // The score the side to move is sure of by repeating a position (none yet).
-        let mut draw_floor = -INFINITE;
-        if !is_root {
-            if self.poll() {
-                return 0;
-            }
-            if let Some(score) = self.rule_score(pos, ply) {
-                return score;
-            }
-            if ply >= MAX_PLY - 1 {
-                return self.eval.evaluate(pos, ply);
-            }
-            // Mate distance pruning: no line from here can beat a mate found nearer the root.
-            alpha = alpha.max(mated_in(ply));
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
-            }
-            // If the side to move can repeat a position, it can hold at least a draw.
-            let draw = self.draw_score(ply);
-            if alpha < draw {
-                let board = pos.board();
-                let own = board.by_color(pos.turn());
-                if let Some(target) =
-                    self.path
-                        .keys
-                        .upcoming_repetition(pos.halfmoves(), board.occupied(), own)
-                {
-                    self.depends_on(target);
-                    alpha = draw;
-                    draw_floor = draw;
-                    if alpha >= beta {
-                        return alpha;
-                    }
-                }
-            }
+        let mut window = Window {
+            alpha,
+            beta,
+            draw_floor: -INFINITE,
+        };
+        if !kind.root
+            && let Some(score) = self.enter_node(pos, ply, &mut window)
+        {
+            return score;
         }
         if depth <= 0 {
-            return self.quiescence(pos, key, alpha, beta, ply).max(draw_floor);
+            return self
+                .quiescence(pos, key, window.alpha, window.beta, ply)
+                .max(window.draw_floor);
         }
         self.stats.nodes += 1;
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
-        if is_root {
+        if kind.root {
             self.root.depth = depth;
         }
+        let entry = match self.probe_node(pos, key, depth, &window, ply, &kind) {
+            Ok(entry) => entry,
+            Err(score) => return score,
+        };
+        let node = self.evaluate_node(pos, entry, depth, ply, &kind);
+        // Internal iterative reduction: with no hash move the node was not searched before (or
+        // not usefully); search it a ply shallower rather than spend full depth on a guess.
+        if node.hash_move == 0 && depth >= IIR_DEPTH {
+            depth -= 1;
+        }
+        if !kind.pv
+            && !node.in_check
+            && !kind.root
+            && kind.excluded.is_none()
+            && let Some(score) = self.prune_node(pos, key, depth, &window, &node, ply)
+        {
+            return score;
+        }
+        let moves: MoveList = if kind.root {
+            self.root.moves.iter().copied().collect()
+        } else {
+            pos.legal_moves()
+        };
+        if moves.is_empty() {
+            return if node.in_check {
+                mated_in(ply)
+            } else {
+                self.draw_score(ply)
+            };
+        }
+        // The window the moves are searched in, which the stored bound is judged against.
+        let (alpha, beta) = (window.alpha, window.beta);
+        let searched =
+            match self.search_moves(pos, key, moves, depth, &mut window, &node, ply, &kind) {
+                Ok(searched) => searched,
+                Err(score) => return score,
+            };
+        // A draw in hand is a floor under the fail-low value too.
+        let best_score = searched.score.max(window.draw_floor);
+        if kind.excluded.is_some() {
+            // The node without its best move: a partial answer, not for the table.
+            return best_score;
+        }
+        self.store_node(
+            key,
+            searched.best_move,
+            best_score,
+            alpha,
+            beta,
+            &node,
+            depth,
+            ply,
+        );
+        best_score
+    }
 
-        // Set while testing whether that move is singular: the node is searched without it.
-        let excluded = self.path.excluded[ply];
+    /// Entering a node below the root: the stop flag, draws and losses by rule, the ply limit,
+    /// mate distance pruning, and a repetition the side to move can reach (a draw in hand,
+    /// which raises alpha and becomes the floor of the result). Returns the score when that
+    /// settles the node.
+    fn enter_node(&mut self, pos: &Chess, ply: usize, window: &mut Window) -> Option<i32> {
+        if self.poll() {
+            return Some(0);
+        }
+        if let Some(score) = self.rule_score(pos, ply) {
+            return Some(score);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(self.eval.evaluate(pos, ply));
+        }
+        // Mate distance pruning: no line from here can beat a mate found nearer the root.
+        window.alpha = window.alpha.max(mated_in(ply));
+        window.beta = window.beta.min(MATE - ply as i32 - 1);
+        if window.alpha >= window.beta {
+            return Some(window.alpha);
+        }
+        // If the side to move can repeat a position, it can hold at least a draw.
+        let draw = self.draw_score(ply);
+        if window.alpha < draw {
+            let board = pos.board();
+            let own = board.by_color(pos.turn());
+            if let Some(target) =
+                self.path
+                    .keys
+                    .upcoming_repetition(pos.halfmoves(), board.occupied(), own)
+            {
+                self.depends_on(target as isize);
+                window.alpha = draw;
+                window.draw_floor = draw;
+                if window.alpha >= window.beta {
+                    return Some(window.alpha);
+                }
+            }
+        }
+        None
+    }
+
+    /// The hash table's entry for the node, unless it or the tablebases settle the node
+    /// (`Err` with the score).
+    fn probe_node(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        window: &Window,
+        ply: usize,
+        kind: &NodeKind,
+    ) -> Result<Option<Entry>, i32> {
         let entry = self.shared.tt.probe(key);
-        let hash_move = entry.map_or(0, |e| e.packed_move);
         if let Some(e) =
-            entry.filter(|e| !pv_node && !is_root && excluded.is_none() && e.depth >= depth)
-            && let Some(score) = table_cutoff(e, pos, ply, alpha, beta)
+            entry.filter(|e| !kind.pv && !kind.root && kind.excluded.is_none() && e.depth >= depth)
+            && let Some(score) = table_cutoff(e, pos, ply, window.alpha, window.beta)
         {
-            return score;
+            return Err(score);
         }
-
-        if !is_root
-            && excluded.is_none()
-            && let Some(score) = self.probe_tables(pos, depth, alpha, beta, ply)
+        if !kind.root
+            && kind.excluded.is_none()
+            && let Some(score) = self.probe_tables(pos, depth, window.alpha, window.beta, ply)
         {
-            return score;
+            return Err(score);
         }
+        Ok(entry)
+    }
 
+    /// What the node knows before searching a move: the static evaluation (kept on the path
+    /// for `improving`), the evaluation refined by the hash score, the hash move, and the
+    /// hash score that may make the hash move singular.
+    fn evaluate_node(
+        &mut self,
+        pos: &Chess,
+        entry: Option<Entry>,
+        depth: i32,
+        ply: usize,
+        kind: &NodeKind,
+    ) -> NodeEval {
         let in_check = pos.is_check();
         let static_eval = match entry {
             _ if in_check => -INFINITE,
@@ -188,12 +288,10 @@ impl Worker<'_> {
             None => self.eval.evaluate(pos, ply),
         };
         self.path.evals[ply] = static_eval;
-        let improving = self.improving(ply, static_eval);
-        let eval = refined_eval(static_eval, entry, ply);
         let singular_score = entry
             .filter(|e| {
-                !is_root
-                    && excluded.is_none()
+                !kind.root
+                    && kind.excluded.is_none()
                     && depth >= SINGULAR_DEPTH
                     && e.depth >= depth - SINGULAR_ENTRY_DEPTH_SLACK
                     && e.bound != Bound::Upper
@@ -203,81 +301,101 @@ impl Worker<'_> {
             })
             .map(|e| from_table(e.score, ply))
             .filter(|&score| !is_mate(score));
-
-        // Internal iterative reduction: with no hash move the node was not searched before (or
-        // not usefully); search it a ply shallower rather than spend full depth on a guess.
-        if hash_move == 0 && depth >= IIR_DEPTH {
-            depth -= 1;
+        NodeEval {
+            in_check,
+            static_eval,
+            eval: refined_eval(static_eval, entry, ply),
+            improving: self.improving(ply, static_eval),
+            hash_move: entry.map_or(0, |e| e.packed_move),
+            singular_score,
         }
+    }
 
-        if !pv_node && !in_check && !is_root && excluded.is_none() {
-            // Razoring: hopelessly below alpha near the leaves, see if a capture saves it.
-            if depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
-                let score = self.quiescence(pos, key, alpha, alpha + 1, ply);
-                if score <= alpha {
-                    return score.max(draw_floor);
-                }
-            }
-            // Reverse futility: far above beta at low depth, assume a quiet move holds it. The
-            // margin must also cover material en prise, a threat the static evaluation cannot
-            // see (a king walking out of a perpetual check often leaves its queen to a rook),
-            // and the side must have moves to choose from: a king with one square left may be
-            // walking into a mate (with net 3, two rooks' mate in two was found at depth 7,
-            // not 3), and neither side may have a bare king, whose evaluation cannot tell a
-            // mating net from a safe square (see `has_bare_king`).
-            // The plain test comes first, so the rest is looked at only where it passes.
-            let margin = REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving));
-            if depth <= REVERSE_FUTILITY_DEPTH
-                && !is_mate(beta)
-                && eval - margin >= beta
-                && eval - margin - see::threatened_material(pos) >= beta
-                && !has_bare_king(pos)
-                && !has_few_moves(pos)
-            {
-                return eval;
-            }
-            if let Some(score) = self.try_null_move(pos, depth, beta, eval, ply) {
-                return score;
+    /// Cuts of a whole non-PV node not in check near the leaves: razoring, reverse futility and
+    /// the null move. Returns the score of the cut.
+    fn prune_node(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        window: &Window,
+        node: &NodeEval,
+        ply: usize,
+    ) -> Option<i32> {
+        let (alpha, beta, eval) = (window.alpha, window.beta, node.eval);
+        // Razoring: hopelessly below alpha near the leaves, see if a capture saves it.
+        if depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
+            let score = self.quiescence(pos, key, alpha, alpha + 1, ply);
+            if score <= alpha {
+                return Some(score.max(window.draw_floor));
             }
         }
-
-        let mut moves: MoveList = if is_root {
-            self.root.moves.iter().copied().collect()
-        } else {
-            pos.legal_moves()
-        };
-        if moves.is_empty() {
-            return if in_check {
-                mated_in(ply)
-            } else {
-                self.draw_score(ply)
-            };
+        // Reverse futility: far above beta at low depth, assume a quiet move holds it. The
+        // margin must also cover material en prise, a threat the static evaluation cannot
+        // see (a king walking out of a perpetual check often leaves its queen to a rook),
+        // and the side must have moves to choose from: a king with one square left may be
+        // walking into a mate (with net 3, two rooks' mate in two was found at depth 7,
+        // not 3), and neither side may have a bare king, whose evaluation cannot tell a
+        // mating net from a safe square (see `has_bare_king`).
+        // The plain test comes first, so the rest is looked at only where it passes.
+        let margin = REVERSE_FUTILITY_MARGIN * (depth - i32::from(node.improving));
+        if depth <= REVERSE_FUTILITY_DEPTH
+            && !is_mate(beta)
+            && eval - margin >= beta
+            && eval - margin - see::threatened_material(pos) >= beta
+            && !has_bare_king(pos)
+            && !has_few_moves(pos)
+        {
+            return Some(eval);
         }
+        self.try_null_move(pos, depth, beta, eval, ply)
+    }
+
+    /// The move loop: each move in order (the hash move first), singular extension of the hash
+    /// move, shallow-depth pruning, late-move reductions with principal-variation re-searches.
+    /// Returns the best score and move, or `Err` with the node's score when it ends early (a
+    /// multi-cut, the search stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        mut moves: MoveList,
+        depth: i32,
+        window: &mut Window,
+        node: &NodeEval,
+        ply: usize,
+        kind: &NodeKind,
+    ) -> Result<Searched, i32> {
+        let beta = window.beta;
         let lineage = self.lineage(ply, pos.turn());
         let mut scores = self
             .heuristics
-            .score_moves(pos, &moves, hash_move, &lineage, ply);
-
-        let original_alpha = alpha;
-        let mut best_score = -INFINITE;
-        let mut best_move = None;
+            .score_moves(pos, &moves, node.hash_move, &lineage, ply);
+        let mut best = Searched {
+            score: -INFINITE,
+            best_move: None,
+        };
         let mut quiets_tried: Vec<Move> = Vec::new();
         let mut index = 0;
         // Root moves started, for `currmove` reports.
         let mut root_number = 0;
         while let Some(m) = pick_next(&mut moves, &mut scores, index) {
             let order_score = scores[index];
-            if excluded == Some(m) {
+            if kind.excluded == Some(m) {
                 index += 1;
                 continue;
             }
             let mut extension = 0;
-            if let Some(tt_score) = singular_score.filter(|_| pack_move(m) == hash_move) {
+            if let Some(tt_score) = node
+                .singular_score
+                .filter(|_| pack_move(m) == node.hash_move)
+            {
                 match self.singular(pos, key, m, tt_score, depth, ply) {
                     Singular::Extend => extension = 1,
-                    Singular::MultiCut(score) if score >= beta => return score,
+                    Singular::MultiCut(score) if score >= beta => return Err(score),
                     Singular::MultiCut(_) => {}
-                    Singular::Stopped => return 0,
+                    Singular::Stopped => return Err(0),
                 }
             }
             let quiet = !m.is_capture() && m.promotion().is_none();
@@ -286,14 +404,14 @@ impl Worker<'_> {
             let gives_check = child.is_check();
             let shallow = Shallow {
                 depth,
-                in_check,
+                in_check: node.in_check,
                 gives_check,
-                improving,
-                eval,
-                alpha,
+                improving: node.improving,
+                eval: node.eval,
+                alpha: window.alpha,
             };
-            if !pv_node
-                && best_score > -MATE_BOUND
+            if !kind.pv
+                && best.score > -MATE_BOUND
                 && self.prune_at_shallow_depth(pos, m, quiet, quiets_tried.len(), &shallow)
             {
                 index += 1;
@@ -302,7 +420,7 @@ impl Worker<'_> {
             let child_key = key_after(pos, key, m, &child);
             let new_depth = depth - 1 + i32::from(gives_check).max(extension);
             self.path.played[ply] = Some(m);
-            if is_root {
+            if kind.root {
                 root_number += 1;
                 if self.reporter.is_some() && self.budget.started.elapsed() >= CURRMOVE_AFTER {
                     self.emit(Report::CurrentMove {
@@ -316,56 +434,46 @@ impl Worker<'_> {
             self.eval.moved(ply, pos, m);
             self.path.keys.push(child_key);
             let nodes_before = self.stats.nodes;
-            let score = if index == 0 {
-                -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1)
+            let reduction = if index == 0 {
+                0
             } else {
-                // On the principal variation against a bare king without pawns, every move is
-                // searched to full depth: the mating move is often a quiet king move that move
-                // ordering cannot know (see `is_mate_hunt`).
-                let reduction = if depth >= LMR_DEPTH
-                    && index >= 2
-                    && quiet
-                    && !in_check
-                    && !gives_check
-                    && !(pv_node && is_mate_hunt(pos))
-                {
-                    let mut r = late_move_reduction(depth, index);
-                    r -= i32::from(pv_node);
-                    r += i32::from(!improving);
-                    r -= i32::from(order_score >= COUNTER_MOVE);
-                    if order_score < COUNTER_MOVE {
-                        r -= order_score / HISTORY_PER_PLY;
-                    }
-                    r.min(new_depth - 1).max(0)
-                } else {
-                    0
-                };
-                let reduced = new_depth - reduction;
-                let mut s = -self.negamax(&child, child_key, reduced, -alpha - 1, -alpha, ply + 1);
-                if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, child_key, new_depth, -alpha - 1, -alpha, ply + 1);
-                }
-                if s > alpha && s < beta {
-                    s = -self.negamax(&child, child_key, new_depth, -beta, -alpha, ply + 1);
-                }
-                s
+                self.reduction(
+                    pos,
+                    depth,
+                    new_depth,
+                    index,
+                    order_score,
+                    quiet,
+                    gives_check,
+                    node,
+                    kind,
+                )
             };
+            let score = self.principal_variation_search(
+                &child,
+                child_key,
+                new_depth,
+                reduction,
+                index == 0,
+                window,
+                ply,
+            );
             self.path.keys.pop();
-            if is_root {
+            if kind.root {
                 self.count_root_nodes(m, self.stats.nodes - nodes_before);
             }
             index += 1;
             if self.budget.stopped {
-                return 0;
+                return Err(0);
             }
 
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(m);
+            if score > best.score {
+                best.score = score;
+                if score > window.alpha {
+                    window.alpha = score;
+                    best.best_move = Some(m);
                     self.update_pv(ply, m);
-                    if alpha >= beta {
+                    if window.alpha >= beta {
                         if quiet {
                             self.heuristics.record_cutoff(
                                 pos.turn(),
@@ -384,23 +492,100 @@ impl Worker<'_> {
                 quiets_tried.push(m);
             }
         }
+        Ok(best)
+    }
 
-        // A draw in hand is a floor under the fail-low value too.
-        best_score = best_score.max(draw_floor);
-        if excluded.is_some() {
-            // The node without its best move: a partial answer, not for the table.
-            return best_score;
+    /// How many plies a late move is searched shallower (late-move reductions): more for
+    /// later moves and deeper nodes, less at PV nodes, for improving positions, killers,
+    /// counter-moves and moves with a good history. None for captures, checks, moves in
+    /// check, the first two moves, and on the principal variation against a bare king without
+    /// pawns, where the mating move is often a quiet king move that move ordering cannot know
+    /// (see `is_mate_hunt`).
+    #[allow(clippy::too_many_arguments)]
+    fn reduction(
+        &self,
+        pos: &Chess,
+        depth: i32,
+        new_depth: i32,
+        index: usize,
+        order_score: i32,
+        quiet: bool,
+        gives_check: bool,
+        node: &NodeEval,
+        kind: &NodeKind,
+    ) -> i32 {
+        if depth < LMR_DEPTH
+            || index < 2
+            || !quiet
+            || node.in_check
+            || gives_check
+            || (kind.pv && is_mate_hunt(pos))
+        {
+            return 0;
         }
+        let mut r = late_move_reduction(depth, index);
+        r -= i32::from(kind.pv);
+        r += i32::from(!node.improving);
+        r -= i32::from(order_score >= COUNTER_MOVE);
+        if order_score < COUNTER_MOVE {
+            r -= order_score / HISTORY_PER_PLY;
+        }
+        r.min(new_depth - 1).max(0)
+    }
+
+    /// A move's score by principal-variation search: the first move with the full window;
+    /// the others with a null window at reduced depth, again at full depth if that beats
+    /// alpha, and with the full window if the score lands inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn principal_variation_search(
+        &mut self,
+        child: &Chess,
+        child_key: u64,
+        new_depth: i32,
+        reduction: i32,
+        first: bool,
+        window: &Window,
+        ply: usize,
+    ) -> i32 {
+        let (alpha, beta) = (window.alpha, window.beta);
+        if first {
+            return -self.negamax(child, child_key, new_depth, -beta, -alpha, ply + 1);
+        }
+        let reduced = new_depth - reduction;
+        let mut s = -self.negamax(child, child_key, reduced, -alpha - 1, -alpha, ply + 1);
+        if s > alpha && reduction > 0 {
+            s = -self.negamax(child, child_key, new_depth, -alpha - 1, -alpha, ply + 1);
+        }
+        if s > alpha && s < beta {
+            s = -self.negamax(child, child_key, new_depth, -beta, -alpha, ply + 1);
+        }
+        s
+    }
+
+    /// Stores the node's result: its bound against the window its moves were searched in
+    /// (`alpha`, `beta`, after mate distance and a repetition in hand narrowed it), and its
+    /// scope. A draw score resting on a repetition or the fifty-move clock belongs to this
+    /// path: later iterations of this search may use it (graph-history interaction accepted,
+    /// see `tt`), later searches only its move.
+    #[allow(clippy::too_many_arguments)]
+    fn store_node(
+        &mut self,
+        key: u64,
+        best_move: Option<Move>,
+        best_score: i32,
+        alpha: i32,
+        beta: i32,
+        node: &NodeEval,
+        depth: i32,
+        ply: usize,
+    ) {
         let bound = if best_score >= beta {
             Bound::Lower
-        } else if best_score > original_alpha {
+        } else if best_score > alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        // A draw score resting on a repetition or the fifty-move clock belongs to this path:
-        // later iterations of this search may use it (graph-history interaction accepted, see
-        // `tt`), later searches only its move.
         let scope = if self.path_dependent() && self.is_draw_value(best_score) {
             Scope::ThisSearch
         } else {
@@ -410,12 +595,11 @@ impl Worker<'_> {
             key,
             best_move,
             to_table(best_score, ply),
-            static_eval,
+            node.static_eval,
             depth,
             bound,
             scope,
         );
-        best_score
     }
 
     /// Searches the node without the hash move `m`, at half depth, in a null window just below
@@ -656,6 +840,43 @@ impl Worker<'_> {
 }
 
 /// What the shallow-depth pruning needs to know of the node and the move.
+/// What kind of node is searched.
+struct NodeKind {
+    root: bool,
+    /// A principal-variation node: searched with an open window.
+    pv: bool,
+    /// Set while testing whether that move is singular: the node is searched without it.
+    excluded: Option<Move>,
+}
+
+/// The node's window as it narrows, and the score the side to move has in hand by repeating a
+/// position (`-INFINITE` when none).
+struct Window {
+    alpha: i32,
+    beta: i32,
+    draw_floor: i32,
+}
+
+/// What the node knows before its moves are searched.
+struct NodeEval {
+    in_check: bool,
+    /// The static evaluation (`-INFINITE` in check).
+    static_eval: i32,
+    /// The static evaluation, or the hash score where its bound says it is better.
+    eval: i32,
+    improving: bool,
+    /// The hash move, packed (0 for none).
+    hash_move: u16,
+    /// The hash score that may make the hash move singular.
+    singular_score: Option<i32>,
+}
+
+/// The best of the moves searched.
+struct Searched {
+    score: i32,
+    best_move: Option<Move>,
+}
+
 struct Shallow {
     depth: i32,
     in_check: bool,

@@ -1,6 +1,6 @@
 //! What a `go` command asks for: depth, nodes, mate, time, and which root moves to consider.
 
-use shakmaty::Move;
+use shakmaty::{Chess, Move, Position};
 
 /// The clock for the side to move, from `wtime/btime/winc/binc/movestogo`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -37,5 +37,21 @@ impl Limits {
     /// True when the search must not print `bestmove` until told to (`infinite`, `ponder`).
     pub fn waits_for_stop(&self) -> bool {
         self.infinite || self.ponder
+    }
+
+    /// The legal moves of `root` the search may choose from: those of `searchmoves` when any
+    /// of them is legal, else all.
+    pub fn root_moves(&self, root: &Chess) -> Vec<Move> {
+        let legal = root.legal_moves();
+        let chosen: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| self.searchmoves.is_empty() || self.searchmoves.contains(m))
+            .collect();
+        if chosen.is_empty() {
+            legal.to_vec()
+        } else {
+            chosen
+        }
     }
 }

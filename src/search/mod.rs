@@ -100,7 +100,12 @@ pub enum Report<'a> {
 /// a draw by rule when it does (the search's one verdict on that, see `line::drawn_end`).
 #[derive(Debug, Clone, Default)]
 pub struct Line {
+    /// The score shown: the tables' verdict on the line's first move where the root is in the
+    /// tables, unless the search found a mate or the line ends in a draw by rule; otherwise
+    /// the search's.
     pub score: i32,
+    /// The search's own score of the line (the same as `score` without tables).
+    pub searched: i32,
     pub pv: Vec<Move>,
     pub draw: Option<LineEnd>,
 }

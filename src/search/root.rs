@@ -1,13 +1,19 @@
 //! The root of the search: iterative deepening, the MultiPV lines of each iteration, and the
 //! aspiration windows around the previous iteration's score. Every search of the root, in the
 //! main thread and the helpers alike, goes through [`Worker::search_root`].
+//!
+//! Where the root is in the tables, the lines take the root moves group by group, the moves the
+//! tables rank alike together and the best group first, and each line shows its first move's
+//! result by the tables unless the line ends in a draw by rule. A line whose draw by rule the
+//! tables did not foresee (a win that lets the opponent repeat) falls below the table wins not
+//! yet searched, and the next group is searched for one.
 
 use shakmaty::{Chess, Move, Position};
 
 use super::limits::Limits;
-use super::line;
+use super::line::{self, LineEnd};
 use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, BOUND_REPORT_AFTER};
-use super::score::{INFINITE, MATE, is_mate};
+use super::score::{INFINITE, is_mate};
 use super::tt::{self, TranspositionTable};
 use super::worker::Worker;
 use super::{Iteration, Line, MAX_DEPTH, Report, SearchResult};
@@ -32,10 +38,16 @@ pub(super) fn iterative_deepening(
 ) {
     let max_depth = max_depth(worker.budget.limits);
     let all_moves = worker.root.moves.clone();
+    let groups = match &worker.root.tb {
+        Some(ranking) => ranking.groups(),
+        None => vec![all_moves.clone()],
+    };
+    // Between iterations the root moves are those played from (for time management).
+    let kept = groups.first().cloned().unwrap_or_default();
     let lines_wanted = searched_lines.clamp(1, all_moves.len().max(1));
     for depth in 1..=max_depth {
         worker.stats.seldepth = 0;
-        let previous = result.lines.first().map(|l| l.score);
+        let previous = result.lines.first().map(|l| l.searched);
         worker.root.move_nodes.clear();
         let previous_pv = result.pv.clone();
         let mut report_bound = |worker: &mut Worker, score: i32, lower: bool| {
@@ -65,19 +77,19 @@ pub(super) fn iterative_deepening(
             worker,
             game,
             depth,
-            &all_moves,
+            &groups,
             lines_wanted,
             previous,
             &mut report_bound,
         );
-        worker.root.moves = all_moves.clone();
+        worker.root.moves = kept.clone();
         if lines.is_empty() || (worker.budget.stopped && depth > 1) {
             break;
         }
         let best = &lines[0];
         result.best = best.pv.first().copied();
         result.ponder = best.pv.get(1).copied();
-        result.score = shown_score(worker, best.score);
+        result.score = best.score;
         result.depth = depth;
         result.pv = best.pv.clone();
         result.draw = best.draw;
@@ -86,14 +98,14 @@ pub(super) fn iterative_deepening(
             break;
         }
         if let Some(m) = result.best {
-            worker.root.trend.record(m, best.score);
+            worker.root.trend.record(m, best.searched);
         }
         for (index, line) in lines.iter().take(shown_lines.max(1)).enumerate() {
             let shown = Iteration {
                 depth,
                 seldepth: worker.stats.seldepth.max(depth),
                 multipv: (shown_lines > 1).then_some(index + 1),
-                score: shown_score(worker, line.score),
+                score: line.score,
                 tbhits: worker.stats.tbhits,
                 bound: None,
                 nodes: worker.stats.nodes,
@@ -104,58 +116,90 @@ pub(super) fn iterative_deepening(
             };
             worker.emit(Report::Line(&shown));
         }
-        if worker.should_stop_after_iteration(lines[0].score) {
+        if worker.should_stop_after_iteration(lines[0].searched) {
             break;
         }
     }
 }
 
-/// The score to show: the tables' verdict at the root, unless the search found a mate.
-fn shown_score(worker: &Worker, score: i32) -> i32 {
-    match worker.root.tb {
-        Some(result) if !is_mate(score) => result.score(worker.draw_score(0)),
-        _ => score,
+/// The tables' score of root move `m`, when the root is in the tables.
+fn table_score(worker: &Worker, m: Move) -> Option<i32> {
+    let result = worker.root.tb.as_ref()?.result_of(m)?;
+    Some(result.score(worker.draw_score(0)))
+}
+
+/// The score to show for a line the search scored `searched`: the tables' verdict on its first
+/// move, unless the search found a mate or the line ends in a draw by rule.
+fn shown_score(worker: &Worker, pv: &[Move], searched: i32, draw: Option<LineEnd>) -> i32 {
+    match pv.first().and_then(|&m| table_score(worker, m)) {
+        Some(score) if !is_mate(searched) && draw.is_none() => score,
+        _ => searched,
     }
 }
 
 /// One iteration's `count` best lines, best first: each a full-window search of the root moves
-/// not yet heading a line (MultiPV). Each line is scored on its own, so a draw one move allows
-/// does not pull the other lines to 0.00.
+/// not yet heading a line, taken from the first of `groups` that has some (MultiPV). Each line
+/// is scored on its own, so a draw one move allows does not pull the other lines to 0.00.
+/// Lines are searched until `count` of them show at least what the moves left could by the
+/// tables (without tables, until there are `count`), so a line that ends in a draw by rule
+/// the tables did not foresee makes way for a table win that avoids it.
 fn best_lines(
     worker: &mut Worker,
     game: &Game,
     depth: u32,
-    all_moves: &[Move],
+    groups: &[Vec<Move>],
     count: usize,
     previous: Option<i32>,
     on_bound: &mut dyn FnMut(&mut Worker, i32, bool),
 ) -> Vec<Line> {
     let mut lines: Vec<Line> = Vec::new();
-    for _ in 0..count {
-        worker.root.moves = all_moves
+    loop {
+        let unused = |group: &Vec<Move>| -> Vec<Move> {
+            group
+                .iter()
+                .copied()
+                .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
+                .collect()
+        };
+        let Some(moves) = groups.iter().map(unused).find(|g| !g.is_empty()) else {
+            break;
+        };
+        let ceiling = table_score(worker, moves[0]);
+        let settled = lines
             .iter()
-            .copied()
-            .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
-            .collect();
-        let expected = previous.filter(|_| count == 1 && depth >= ASPIRATION_DEPTH);
-        let score = aspiration_search(worker, game, depth, expected, on_bound);
+            .filter(|l| ceiling.is_none_or(|c| l.score >= c))
+            .count();
+        if settled >= count {
+            break;
+        }
+        worker.root.moves = moves;
+        let expected =
+            previous.filter(|_| count == 1 && lines.is_empty() && depth >= ASPIRATION_DEPTH);
+        let searched = aspiration_search(worker, game, depth, expected, on_bound);
         let mut pv = worker.path.pv[0].clone();
         if pv.is_empty() || (worker.budget.stopped && !lines.is_empty()) {
             break;
         }
         let mut draw = None;
-        if score == worker.draw_score(0) {
+        if searched == worker.draw_score(0) {
             // The search stops a line where the side to move can repeat; show that move too.
             line::complete_repetition(game, &mut pv);
             draw = line::drawn_end(game, &pv);
         }
-        lines.push(Line { score, pv, draw });
+        let score = shown_score(worker, &pv, searched, draw);
+        lines.push(Line {
+            score,
+            searched,
+            pv,
+            draw,
+        });
         if worker.budget.stopped {
             break;
         }
     }
     // Later lines may score above earlier ones when a search was cut; keep the order honest.
     lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+    lines.truncate(count);
     lines
 }
 
@@ -205,26 +249,6 @@ fn max_depth(limits: &Limits) -> u32 {
         depth = depth.min((moves.max(1) * 2).min(MAX_DEPTH));
     }
     depth
-}
-
-/// True when `score` is a mate for the side to move in at most `moves` moves.
-pub(super) fn mates_within(score: i32, moves: u32) -> bool {
-    is_mate(score) && score > 0 && (MATE - score + 1) / 2 <= moves as i32
-}
-
-/// The legal root moves, restricted to `searchmoves` when given.
-pub(super) fn root_moves(root: &Chess, limits: &Limits) -> Vec<Move> {
-    let legal = root.legal_moves();
-    let chosen: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-        .collect();
-    if chosen.is_empty() {
-        legal.to_vec()
-    } else {
-        chosen
-    }
 }
 
 /// The opponent's expected reply after `best`, read from the hash table.
@@ -286,9 +310,7 @@ mod tests {
     }
 
     #[test]
-    fn mate_and_depth_limits() {
-        assert!(mates_within(MATE - 3, 2) && !mates_within(MATE - 3, 1));
-        assert!(!mates_within(-MATE + 2, 5));
+    fn a_mate_limit_limits_the_depth() {
         let limits = Limits {
             mate: Some(3),
             ..Limits::default()

@@ -47,6 +47,17 @@ pub fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND
 }
 
+/// True when `score` is a mate for the side to move in at most `moves` moves (`go mate`).
+///
+/// ```
+/// use threefold::search::score::{MATE, mates_within};
+/// assert!(mates_within(MATE - 3, 2) && !mates_within(MATE - 3, 1));
+/// assert!(!mates_within(-MATE + 2, 5));
+/// ```
+pub fn mates_within(score: i32, moves: u32) -> bool {
+    is_mate(score) && score > 0 && (MATE - score + 1) / 2 <= moves as i32
+}
+
 /// Converts a score relative to the root into one relative to the node at `ply`, for storing.
 /// Mate scores count plies from the node, so a stored mate stays right in other lines.
 ///

@@ -6,17 +6,22 @@
 //! when it can be completed before the halfmove clock reaches 100 (a mate on the hundredth
 //! halfmove counts: mate comes first). Where the DTZ tables store a distance rounded and the
 //! rounding decides the boundary, a small search over the tables settles it exactly.
+//!
+//! The tables know nothing of the game before the root: a root move that completes a draw by
+//! rule with the game's positions (a threefold, the fiftieth move, as [`drawn_end`] judges a
+//! line) is a draw whatever the tables say of the position it reaches. Such a draw ranks above
+//! every table loss and below every table win.
 
-use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{AmbiguousWdl, Dtz, MaybeRounded, Tablebase, Wdl};
 
+use super::line::drawn_end;
 use super::score::{MATE_BOUND, MAX_PLY};
-use crate::game::position_key;
 use crate::game::rules::FIFTY_MOVE_HALFMOVES;
+use crate::game::{Game, position_key};
 
 /// Positions probed at most to settle the root moves at the fifty-move boundary (a few
 /// milliseconds); past it a move still unsettled is taken at its worse value for the side to
@@ -78,40 +83,42 @@ impl Tables {
         })
     }
 
-    /// The root moves that keep the best result the tables promise under the fifty-move rule,
-    /// and that result. Winning, only the moves that reach the next zeroing move (or mate)
-    /// soonest are kept, so the win is completed before the clock runs out; drawing, every
-    /// drawing move; losing, the moves that resist longest. None when a table is missing.
-    pub fn rank_root_moves(&self, root: &Chess, moves: &[Move]) -> Option<RootRanking> {
-        if !self.covers(root) {
+    /// Every root move of `game` (of `moves`) with its result under the fifty-move rule and
+    /// the game's history, best first. Winning, the moves that reach the next zeroing move (or
+    /// mate) sooner rank higher, so the win is completed before the clock runs out; losing, the
+    /// moves that resist longer. A move that completes a draw by rule with the game's positions
+    /// is a draw. None when a table is missing or there is no move.
+    pub fn rank_root_moves(&self, game: &Game, moves: &[Move]) -> Option<RootRanking> {
+        let root = game.position();
+        if !self.covers(root) || moves.is_empty() {
             return None;
         }
         let mut ranked = Vec::with_capacity(moves.len());
         let mut boundary = Boundary::new(self);
         let mut probes = 0;
         for &m in moves {
-            let mut child = root.clone();
-            child.play_unchecked(m);
-            probes += u64::from(!child.is_checkmate());
-            ranked.push((m, self.rank_move(m, &child, &mut boundary)?));
+            let result = if drawn_end(game, &[m]).is_some() {
+                RootResult::Draw
+            } else {
+                let mut child = root.clone();
+                child.play_unchecked(m);
+                probes += u64::from(!child.is_checkmate());
+                self.rank_move(m, &child, &mut boundary)?
+            };
+            ranked.push((m, result));
         }
-        let best = ranked.iter().map(|(_, rank)| *rank).max()?;
-        let kept = ranked
-            .iter()
-            .filter(|(_, rank)| *rank == best)
-            .map(|(m, _)| *m)
-            .collect();
+        // Stable: moves ranked alike keep the order they were given in.
+        ranked.sort_by_key(|&(_, result)| std::cmp::Reverse(result));
         Some(RootRanking {
-            kept,
-            result: best.result(),
+            moves: ranked,
             probes: probes + boundary.probes as u64,
         })
     }
 
-    /// How good root move `m` is, from the child position (the opponent to move).
-    fn rank_move(&self, m: Move, child: &Chess, boundary: &mut Boundary) -> Option<MoveRank> {
+    /// What root move `m` leads to, from the child position (the opponent to move).
+    fn rank_move(&self, m: Move, child: &Chess, boundary: &mut Boundary) -> Option<RootResult> {
         if child.is_checkmate() {
-            return Some(MoveRank::Win { plies: Reverse(1) });
+            return Some(RootResult::Win { plies: 1 });
         }
         let probed = self.tablebase.probe_dtz(child).ok()?;
         let dtz = probed.ignore_rounding().0;
@@ -128,34 +135,57 @@ impl Tables {
         // up, the move is taken at its worse value for us.
         let left = FIFTY_MOVE_HALFMOVES.saturating_sub(child.halfmoves());
         Some(match wdl {
-            AmbiguousWdl::Loss => MoveRank::Win {
-                plies: Reverse(plies),
-            },
+            AmbiguousWdl::Loss => RootResult::Win { plies },
             AmbiguousWdl::MaybeLoss => match boundary.loses_within(child, left) {
-                Some(true) => MoveRank::Win {
-                    plies: Reverse(plies),
-                },
-                _ => MoveRank::Draw,
+                Some(true) => RootResult::Win { plies },
+                _ => RootResult::Draw,
             },
             AmbiguousWdl::MaybeWin => match boundary.wins_within(child, left) {
-                Some(false) => MoveRank::Draw,
-                _ => MoveRank::Loss { plies },
+                Some(false) => RootResult::Draw,
+                _ => RootResult::Loss { plies },
             },
-            AmbiguousWdl::Win => MoveRank::Loss { plies },
+            AmbiguousWdl::Win => RootResult::Loss { plies },
             AmbiguousWdl::BlessedLoss | AmbiguousWdl::Draw | AmbiguousWdl::CursedWin => {
-                MoveRank::Draw
+                RootResult::Draw
             }
         })
     }
 }
 
-/// What the tables say about the root: the moves kept, the result they keep, and the number of
-/// table probes that took (for `tbhits`).
+/// What the tables say about the root: every move with its result, best first, and the number
+/// of table probes that took (for `tbhits`). Never empty.
 #[derive(Debug, Clone)]
 pub struct RootRanking {
-    pub kept: Vec<Move>,
-    pub result: RootResult,
+    pub moves: Vec<(Move, RootResult)>,
     pub probes: u64,
+}
+
+impl RootRanking {
+    /// The best result a move keeps.
+    pub fn result(&self) -> RootResult {
+        self.moves.first().map_or(RootResult::Draw, |&(_, r)| r)
+    }
+
+    /// The moves ranked alike, in groups, the best group first.
+    pub fn groups(&self) -> Vec<Vec<Move>> {
+        self.moves
+            .chunk_by(|a, b| a.1 == b.1)
+            .map(|group| group.iter().map(|&(m, _)| m).collect())
+            .collect()
+    }
+
+    /// The moves that keep the best result.
+    pub fn kept(&self) -> Vec<Move> {
+        self.groups().into_iter().next().unwrap_or_default()
+    }
+
+    /// The result of root move `m`, if it was ranked.
+    pub fn result_of(&self, m: Move) -> Option<RootResult> {
+        self.moves
+            .iter()
+            .find(|&&(ranked, _)| ranked == m)
+            .map(|&(_, result)| result)
+    }
 }
 
 /// An exact search over the tables for the fifty-move boundary: can the winning side force a
@@ -313,26 +343,21 @@ impl RootResult {
     }
 }
 
-/// A root move's rank; the derived order puts better moves higher.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum MoveRank {
-    /// Losing: resisting longer (more plies) is better.
-    Loss {
-        plies: u32,
-    },
-    Draw,
-    /// Winning: fewer plies to the next zeroing move is better, hence the reversed order.
-    Win {
-        plies: Reverse<u32>,
-    },
+impl Ord for RootResult {
+    /// Better for the side to move is greater: a win sooner over a win later, any win over a
+    /// draw, a draw over any loss, a loss later over a loss sooner.
+    fn cmp(&self, other: &RootResult) -> std::cmp::Ordering {
+        let key = |r: &RootResult| match *r {
+            RootResult::Loss { plies } => (0, i64::from(plies)),
+            RootResult::Draw => (1, 0),
+            RootResult::Win { plies } => (2, -i64::from(plies)),
+        };
+        key(self).cmp(&key(other))
+    }
 }
 
-impl MoveRank {
-    fn result(self) -> RootResult {
-        match self {
-            MoveRank::Loss { plies } => RootResult::Loss { plies },
-            MoveRank::Draw => RootResult::Draw,
-            MoveRank::Win { plies } => RootResult::Win { plies: plies.0 },
-        }
+impl PartialOrd for RootResult {
+    fn partial_cmp(&self, other: &RootResult) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }

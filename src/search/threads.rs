@@ -8,7 +8,7 @@ use std::thread;
 
 use super::evaluation::EvalStack;
 use super::ordering::Heuristics;
-use super::root::{iterative_deepening, ponder_from_table, root_moves};
+use super::root::{iterative_deepening, ponder_from_table};
 use super::score::INFINITE;
 use super::strength::Strength;
 use super::worker::Worker;
@@ -46,17 +46,20 @@ pub(super) fn search(
         .iter_mut()
         .for_each(Heuristics::new_search);
     let root = game.position().clone();
-    let mut root_moves = root_moves(&root, limits);
+    let mut root_moves = limits.root_moves(&root);
     let tables = searcher.tables.as_deref();
-    // In the tables, only the moves that keep the best result under the fifty-move rule.
-    let mut root_tb = None;
+    // In the tables, the moves best by their result under the fifty-move rule and the game's
+    // history first; those that keep the best result are the ones played from (and the only
+    // ones the helpers search).
+    let root_tb = tables.and_then(|t| t.rank_root_moves(game, &root_moves));
     let mut root_probes = 0;
-    if let Some(ranking) = tables.and_then(|t| t.rank_root_moves(&root, &root_moves)) {
-        root_moves = ranking.kept;
-        root_tb = Some(ranking.result);
+    let mut kept = root_moves.clone();
+    if let Some(ranking) = &root_tb {
+        root_moves = ranking.moves.iter().map(|&(m, _)| m).collect();
+        kept = ranking.kept();
         root_probes = ranking.probes;
     }
-    let Some(&fallback) = root_moves.first() else {
+    let Some(&fallback) = kept.first() else {
         return SearchResult::default();
     };
     // Limited strength plays with the hand-written evaluation: its levels were calibrated on it
@@ -97,7 +100,7 @@ pub(super) fn search(
                 &helper_limits,
                 game,
                 settings,
-                root_moves.clone(),
+                kept.clone(),
             );
             helper.shared.tables = tables;
             helper.eval = EvalStack::new(network, &root);

@@ -13,9 +13,8 @@ use super::limits::Limits;
 use super::ordering::Heuristics;
 use super::params::{NODE_COUNT_INTERVAL, POLL_INTERVAL};
 use super::repetition::KeyStack;
-use super::root::mates_within;
-use super::score::{INFINITE, MAX_PLY, draw_value};
-use super::tablebase::{RootResult, Tables};
+use super::score::{INFINITE, MAX_PLY, draw_value, mates_within};
+use super::tablebase::{RootRanking, Tables};
 use super::time::{BASE_SOFT_SHARE, SINGLE_REPLY_SOFT_SHARE, SearchTrend, TimeManager};
 use super::tt::TranspositionTable;
 use super::{Report, Settings, Signals};
@@ -57,20 +56,21 @@ pub struct Path {
     pub played: Vec<Option<Move>>,
     /// The move left out at each ply while testing whether the hash move is singular.
     pub excluded: Vec<Option<Move>>,
-    /// Lowest key-stack index that a draw by rule in the current subtree depended on; a node
-    /// above that index has a path-dependent score and is not stored in the hash table.
-    pub dependency: usize,
+    /// Lowest key-stack index that a draw by rule in the current subtree depended on (below 0
+    /// for a halfmove clock that started before the first position on the stack); a node above
+    /// that index has a path-dependent score, kept in the hash table for this search only.
+    pub dependency: isize,
 }
 
 /// The root of the search: its moves, the iteration under way, and how it went so far.
 pub struct Root {
-    /// The moves searched at the root (all legal ones, `searchmoves`, or those not yet heading
-    /// a MultiPV line).
+    /// The moves searched at the root (all legal ones or `searchmoves`, best by the tables
+    /// first; during an iteration, those of one line).
     pub moves: Vec<Move>,
     /// The depth of the current iteration.
     pub depth: i32,
-    /// What the tables say of the root position, if it is in them.
-    pub tb: Option<RootResult>,
+    /// What the tables say of each root move, if the root position is in them.
+    pub tb: Option<RootRanking>,
     /// Nodes searched below each root move in the current iteration (for time management).
     pub move_nodes: Vec<(Move, u64)>,
     /// How settled the iterations so far look (for time management).
@@ -136,7 +136,7 @@ impl<'a> Worker<'a> {
                 evals: vec![-INFINITE; MAX_PLY + 1],
                 played: vec![None; MAX_PLY + 1],
                 excluded: vec![None; MAX_PLY + 1],
-                dependency: usize::MAX,
+                dependency: isize::MAX,
             },
             root: Root {
                 moves: root_moves,
@@ -300,7 +300,7 @@ impl Rig {
 
     /// A worker for the current position of `game`, all its legal moves at the root.
     pub fn worker(&mut self, game: &Game, settings: Settings) -> Worker<'_> {
-        let moves = super::root::root_moves(game.position(), &self.limits);
+        let moves = self.limits.root_moves(game.position());
         Worker::new(
             &self.tt,
             &mut self.heuristics,

@@ -17,9 +17,9 @@ use std::path::PathBuf;
 
 use super::checkpoint::{Checkpoint, write_atomically};
 use super::data::{self, Dataset, ResultWeight};
+use super::epochs::{self, Settings};
 use super::net::FloatNet;
 use super::optim::{AdamW, Schedule};
-use super::run::{self, Settings};
 use crate::eval::nnue::{self, HIDDEN_STEP, MAX_HIDDEN};
 
 /// The options of `threefold train`, as the command line gives them.
@@ -231,7 +231,7 @@ pub fn run(args: Args) -> Result<(), String> {
             epochs_done: 0,
         }
     };
-    let files = data::data_files(&options.data)?;
+    let files = crate::data::files::data_files_of(&options.data)?;
     let Dataset {
         train,
         validation,
@@ -252,14 +252,14 @@ pub fn run(args: Args) -> Result<(), String> {
         validation.len(),
         started.elapsed().as_secs_f64()
     );
-    if let Some(loss) = run::mean_loss(&state, &validation, settings) {
+    if let Some(loss) = epochs::mean_loss(&state, &validation, settings) {
         eprintln!(
             "train: validation loss before epoch {}: {loss:.6}",
             state.epochs_done + 1
         );
     }
     let checkpoint_path = options.checkpoint.clone();
-    run::train(
+    epochs::train(
         &mut state,
         &train,
         &validation,

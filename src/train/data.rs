@@ -1,5 +1,5 @@
-//! Training positions: read from `threefold datagen` files (through `datagen::format`),
-//! filtered by `format::is_quiet`, turned into sparse feature lists, and split into a
+//! Training positions: read from `threefold datagen` files (through `data::format`),
+//! filtered by `data::filter::is_quiet`, turned into sparse feature lists, and split into a
 //! training and a held-out validation set by game (positions of one game are alike, so a
 //! game's positions all go to one side).
 
@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use shakmaty::{Chess, Color, Position};
 
-use crate::datagen::format::{self, GameRecord, GameResult, ReadError};
+use crate::data::filter::is_quiet;
+use crate::data::format::{self, GameRecord, GameResult, ReadError};
 use crate::eval::{self, MAX_PHASE, nnue};
 use crate::rng::Rng;
 
@@ -136,34 +137,6 @@ pub struct Dataset {
     pub positions: usize,
 }
 
-/// The `.tfd` files of each path (a file, or every `*.tfd` of a directory, sorted).
-pub fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let entries = std::fs::read_dir(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let mut found: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "tfd"))
-                .collect();
-            found.sort();
-            if found.is_empty() {
-                return Err(format!("no .tfd files in {}", path.display()));
-            }
-            files.extend(found);
-        } else if path.is_file() {
-            files.push(path.clone());
-        } else {
-            return Err(format!(
-                "{} is neither a file nor a directory",
-                path.display()
-            ));
-        }
-    }
-    Ok(files)
-}
-
 /// Reads every game of the files; each game goes to validation with probability
 /// `validation`, decided by a generator seeded with `seed`. Stops adding games once
 /// `max_positions` quiet positions are read. A record cut short at the end of a file (a
@@ -207,7 +180,7 @@ fn add_game(data: &mut Dataset, game: &GameRecord, held_out: bool) {
     data.games += 1;
     for (pos, m, score) in game.positions() {
         data.positions += 1;
-        if !format::is_quiet(&pos, m, score) {
+        if !is_quiet(&pos, m, score) {
             continue;
         }
         let sample = Sample::new(&pos, score, game.result);

@@ -1,11 +1,11 @@
-//! The NNUE trainer (issue 24, part 2), `threefold train ...`: a CPU trainer for the
+//! The NNUE trainer, `threefold train ...`: a CPU trainer for the
 //! `(768 -> N) x 2 -> 1` SCReLU perspective network of `eval::nnue`.
 //!
-//! - `data.rs`: positions from `threefold datagen` files (quiet filter, sparse features,
+//! - `data.rs`: positions from `threefold datagen` files ([`crate::data`]: the quiet filter; sparse features,
 //!   validation split by game, shuffling);
 //! - `net.rs`: the float network, its gradient, clipping and quantisation;
 //! - `optim.rs`: AdamW and the learning-rate schedules (step, cosine);
-//! - `run.rs`: the epoch loop with data-parallel gradient sums over threads;
+//! - `epochs.rs`: the epoch loop with data-parallel gradient sums over threads;
 //! - `checkpoint.rs`: float state between epochs, for `--resume`;
 //! - `command.rs`: the command line.
 //!
@@ -18,9 +18,9 @@
 pub mod checkpoint;
 pub mod command;
 pub mod data;
+pub mod epochs;
 pub mod net;
 pub mod optim;
-pub mod run;
 
 /// Positions from random games (each move uniformly among the legal ones), for tests.
 #[cfg(test)]

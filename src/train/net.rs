@@ -1,6 +1,6 @@
 //! The network in floats, as the trainer sees it: the forward pass, the gradient of the loss
-//! for one sample, clipping to what quantises safely, and quantisation to the inference
-//! format (`eval::nnue`).
+//! for one sample, clipping to what quantises safely, and quantisation to the file format
+//! (`nnue/FORMAT.md`).
 //!
 //! All parameters live in one vector (so the optimiser, checkpoints and gradient sums treat
 //! them alike): `768 N` feature weights (feature-major), `N` feature biases, `2 N` output
@@ -230,7 +230,7 @@ impl FloatNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::format::GameResult;
+    use crate::data::format::GameResult;
     use crate::eval::nnue::evaluate_position;
     use crate::train::data::ResultWeight;
     use crate::train::random_positions;

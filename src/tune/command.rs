@@ -106,7 +106,7 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
     let book_path = args.book.display();
     let book = std::fs::read_to_string(&args.book)
         .map_err(|e| format!("cannot read the book {book_path}: {e}"))?;
-    let openings = crate::datagen::openings::read_openings(&book);
+    let openings = crate::selfplay::openings::read_openings(&book);
     if openings.is_empty() {
         return Err(format!("no positions in {book_path}"));
     }

@@ -3,7 +3,7 @@
 //! Quiet positions (side to move not in check, the chosen move neither a capture nor a
 //! promotion, no mate score) are kept and labelled with the game's result.
 //!
-//! The games are played by [`crate::datagen::selfplay`] with its default adjudication: a game
+//! The games are played by [`crate::selfplay::game`] with its default adjudication: a game
 //! ends by the rules (mate, stalemate, dead position, fivefold, 75 moves, and the threefold and
 //! fifty-move claims a player would make) or both sides agree on ±10 pawns for 8 plies, or 400
 //! plies are played (draw).
@@ -16,10 +16,10 @@ use std::time::{Duration, Instant};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 
-use crate::datagen::selfplay::{Adjudication, play_game};
 use crate::rng::Rng;
 use crate::search::score::is_mate;
 use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher};
+use crate::selfplay::game::{Adjudication, play_game};
 
 /// Positions this close to the opening are not kept (the book chose them, not the engine).
 const SKIP_PLIES: usize = 6;
@@ -130,7 +130,7 @@ pub fn run(
     }
 }
 
-/// Plays one self-play game from `opening` (see [`crate::datagen::selfplay`]) and keeps its
+/// Plays one self-play game from `opening` (see [`crate::selfplay::game`]) and keeps its
 /// quiet positions.
 pub fn play(searcher: &mut Searcher, opening: &Chess, nodes: u64, rng: &mut Rng) -> Played {
     let mut limits = || Limits {
@@ -161,8 +161,8 @@ pub fn play(searcher: &mut Searcher, opening: &Chess, nodes: u64, rng: &mut Rng)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::openings::read_openings;
     use crate::game::parse_fen;
+    use crate::selfplay::openings::read_openings;
 
     #[test]
     fn a_game_ends_and_labels_its_quiet_positions() {

@@ -8,7 +8,7 @@
 
 use vampirc_uci::{UciMessage, UciSearchControl, UciTimeControl, parse_one};
 
-use crate::datagen::openings::{GenfensArgs, parse_genfens};
+use crate::selfplay::openings::{GenfensArgs, parse_genfens};
 
 /// Where a `position` command starts.
 #[derive(Debug, Clone, PartialEq, Eq)]

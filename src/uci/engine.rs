@@ -17,7 +17,6 @@ use super::reader::Input;
 use super::report::{bestmove_line, currmove_line, info_line};
 use super::wdl;
 use super::{ENGINE_AUTHOR, ENGINE_NAME};
-use crate::datagen::openings::GenfensArgs;
 use crate::eval::nnue::{EMBEDDED_FILE, Network};
 use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen_noting, parse_uci_move, start_position, uci_text};
@@ -27,6 +26,7 @@ use crate::search::time::TimeManager;
 use crate::search::{
     Clock, Limits, MAX_DEPTH, Report, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
 };
+use crate::selfplay::openings::GenfensArgs;
 
 /// A search running on its own thread; it hands the searcher back when it ends.
 struct Running {
@@ -653,19 +653,19 @@ fn search_and_answer(
 }
 
 /// `genfens`: prints `info string genfens <FEN>` for each opening (see
-/// [`crate::datagen::openings::genfens`]); an unreadable or empty book is an error.
+/// [`crate::selfplay::openings::genfens`]); an unreadable or empty book is an error.
 fn genfens(args: &GenfensArgs) {
     let book = match &args.book {
         None => Vec::new(),
         Some(path) => match std::fs::read_to_string(path) {
-            Ok(text) => crate::datagen::openings::read_openings(&text),
+            Ok(text) => crate::selfplay::openings::read_openings(&text),
             Err(e) => return error(&format!("genfens: cannot read the book {path}: {e}")),
         },
     };
     if args.book.is_some() && book.is_empty() {
         return error("genfens: no legal positions in the book");
     }
-    for fen in crate::datagen::openings::genfens(args, &book) {
+    for fen in crate::selfplay::openings::genfens(args, &book) {
         send(&format!("info string genfens {fen}"));
     }
 }

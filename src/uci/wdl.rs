@@ -1,9 +1,9 @@
 //! Win/draw/loss expectations from a score, for `UCI_ShowWDL` (`info ... wdl W D L`).
 //!
-//! A logistic model fitted on Threefold's own games by `bench/fit_wdl.py`: the chance that the
-//! side to move wins is `1 / (1 + exp((a - cp) / b))`, that it loses `1 / (1 + exp((a + cp) / b))`,
-//! the rest is a draw; `a` and `b` grow with the material on the board (a pawn up means less
-//! with queens on than in a pawn ending).
+//! A logistic model fitted on Threefold's own games by `bench/training/fit_wdl.py`: the chance
+//! that the side to move wins is `1 / (1 + exp((a - cp) / b))`, that it loses
+//! `1 / (1 + exp((a + cp) / b))`, the rest is a draw; `a` and `b` grow with the material on the
+//! board (a pawn up means less with queens on than in a pawn ending).
 
 use shakmaty::{Chess, Position, Role};
 
@@ -11,8 +11,8 @@ use crate::search::params::piece_value;
 use crate::search::score::is_mate;
 
 /// `a = A.0 + A.1 * material`, in centipawns. Fitted on the built-in network's own games
-/// (net 3), 2026-11-25: `bench/fit_wdl.py --from-datagen DIR --every 5` on batch s11 and the
-/// first 1,738 games of s12 (`nnue/DATA.md`: net 3 self-play at 5,000 nodes a move; 3,478
+/// (net 3), 2026-11-25: `bench/training/fit_wdl.py --from-datagen DIR --every 5` on batch s11 and
+/// the first 1,738 games of s12 (`nnue/DATA.md`: net 3 self-play at 5,000 nodes a move; 3,478
 /// games), 90,877 positions. Mean -log likelihood 0.6646; on another fifth of those games'
 /// positions (`--offset 2 --evaluate`) 0.6652 against 0.6687 for the previous constants
 /// (402.11, -4.3666; 148.66, -0.6462), which were fitted on net 2's games (batch s10).

@@ -1,8 +1,9 @@
 //! The network built into the binary, and whether the engine evaluates with a network when
 //! no option says otherwise.
 //!
-//! The file is `nnue/` in the repository (named in [`EMBEDDED_FILE`]), read at compile time;
-//! the `EvalFile` option loads another at run time.
+//! The file is chosen at build time (`EVALFILE`, default the repository's best net in `nnue/`:
+//! see `build.rs`) and named in [`EMBEDDED_FILE`]; the `EvalFile` option loads another at run
+//! time.
 //!
 //! ```
 //! use threefold::eval::nnue::Network;
@@ -14,20 +15,12 @@ use std::sync::{Arc, OnceLock};
 
 use super::network::Network;
 
-/// The embedded network's file, relative to the repository root: named once here, for
-/// [`EMBEDDED_FILE`] and for `include_bytes!`, which takes only a literal.
-macro_rules! embedded_file {
-    () => {
-        "nnue/net6-h128.nnue"
-    };
-}
-
-/// The embedded network's file, relative to the repository root (for messages and `eval`).
-pub const EMBEDDED_FILE: &str = embedded_file!();
+/// The embedded network's file as the build named it: relative to the repository root unless
+/// `EVALFILE` gave an absolute path (for messages and `eval`).
+pub const EMBEDDED_FILE: &str = env!("THREEFOLD_EVALFILE");
 
 /// The embedded network's bytes.
-static EMBEDDED_BYTES: &[u8] =
-    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/", embedded_file!()));
+static EMBEDDED_BYTES: &[u8] = include_bytes!(env!("THREEFOLD_EVALFILE_PATH"));
 
 /// Whether the engine evaluates with a network by default (`UseNNUE`'s default). True since
 /// net 1 passed SPRT [0, 10] against the hand-written evaluation at 5+0.05 (`nnue/NETS.md`)

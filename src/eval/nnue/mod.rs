@@ -1,7 +1,7 @@
 //! NNUE inference: a `(768 -> N) x 2 -> 1` perspective network with SCReLU, quantised to
 //! i16, evaluated from accumulators that a search updates move by move.
 //!
-//! - `network.rs`: the file format (also in `nnue/FORMAT.md`), loading, validation and
+//! - `network.rs`: the file (format: `nnue/FORMAT.md`), loading, validation and
 //!   [`NetworkError`];
 //! - `features.rs`: the 768 inputs of each perspective, and the [`Changes`] a move makes;
 //! - `accumulator.rs`: [`Accumulator`], refreshed from a position or updated from its parent;

@@ -1,35 +1,6 @@
-//! The network file: its format, loading and validation (the format is also described in
-//! `nnue/FORMAT.md`).
-//!
-//! A `(768 -> N) x 2 -> 1` perspective network, quantised to integers. All numbers are
-//! little-endian:
-//!
-//! | bytes | field |
-//! |---|---|
-//! | 0..4 | magic `TFNN` |
-//! | 4..8 | format version (u32), [`VERSION`] |
-//! | 8..12 | hidden size `N` (u32): 16 to [`MAX_HIDDEN`], a multiple of 16 |
-//! | 12..16 | `QA` (u32): the feature layer's scale, 1 to 1024 |
-//! | 16..20 | `QB` (u32): the output layer's scale, 1 to 1024 |
-//! | 20..24 | output scale (u32): centipawns per unit of the float output, 1 to 10000 |
-//! | 24.. | feature weights: 768 x N i16, feature-major (the N weights of feature 0 first) |
-//! | | feature biases: N i16 |
-//! | | output weights: 2N i16, the side to move's accumulator first, then the other side's |
-//! | | output bias: one i32 |
-//!
-//! so a file has `24 + 2 (768 N + 3 N) + 4` bytes. With float weights `w` the file holds
-//! `round(w QA)` in the feature layer, `round(w QB)` for output weights and
-//! `round(b QA QB)` for the output bias. Every output weight must satisfy
-//! `|w| QA <= 32767` (so that `clamp(v, 0, QA) * w` fits an i16 — the SIMD kernels rely on it);
-//! the trainer clips float output weights to `127 / 64` for `QA = 255, QB = 64`.
-//!
-//! The evaluation of a position, from the side to move (`us`) with accumulators `a_us`,
-//! `a_them` (see `accumulator.rs`):
-//!
-//! ```text
-//! sum  = Σ clamp(a_us[i], 0, QA)² w[i] + Σ clamp(a_them[i], 0, QA)² w[N + i]   (i32, wrapping)
-//! eval = (sum / QA + bias) * scale / (QA * QB)                               (centipawns)
-//! ```
+//! The network file: loading and validation. The format (header, layout, quantisation, the
+//! evaluation formula and the refusals) is described once, in `nnue/FORMAT.md`; the constants
+//! below are its numbers.
 
 use std::fmt;
 

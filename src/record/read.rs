@@ -14,10 +14,11 @@
 //! let games = read_text("[White \"A\"]\n1. e4 {best by test} e5 $1 (1... c5 2. Nf3) 2. Qh5 *\n")
 //!     .unwrap();
 //! let game = &games[0];
-//! assert_eq!(game.moves.len(), 3);
-//! assert_eq!(game.moves[0].comments, ["best by test"]);
-//! assert_eq!(game.moves[1].nags, [1]);
-//! assert_eq!(game.moves[1].variations[0].moves.len(), 2);
+//! let moves = &game.main.moves;
+//! assert_eq!(moves.len(), 3);
+//! assert_eq!(moves[0].comments, ["best by test"]);
+//! assert_eq!(moves[1].nags, [1]);
+//! assert_eq!(moves[1].variations[0].moves.len(), 2);
 //! ```
 
 use std::fmt;

@@ -361,7 +361,9 @@ fn the_pirc_perpetual_is_a_forced_draw_by_blacks_checks_where_it_arises() {
         .verdicts
         .iter()
         .find(|v| {
-            v.kind == VerdictKind::ForcedDraw && v.text.contains("perpetual check (Black checks)")
+            v.kind == VerdictKind::ForcedDraw
+                && v.text
+                    .contains("perpetual check (Black gives check on every move)")
         })
         .expect("a forced draw by Black's perpetual check");
     assert_eq!(verdict.side, shakmaty::Color::Black);
@@ -371,7 +373,9 @@ fn the_pirc_perpetual_is_a_forced_draw_by_blacks_checks_where_it_arises() {
         verdict.ply
     );
     assert!(
-        verdict.text.contains("perpetual check (Black checks)"),
+        verdict
+            .text
+            .contains("perpetual check (Black gives check on every move)"),
         "{}",
         verdict.text
     );

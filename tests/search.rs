@@ -16,8 +16,8 @@ fn text(m: shakmaty::Move) -> String {
     uci_text(m, shakmaty::CastlingMode::Standard)
 }
 use threefold::search::line::LineEnd;
+use threefold::search::score::{UciScore, uci_score};
 use threefold::search::{Limits, SearchResult, Searcher, Signals};
-use threefold::uci::report::{UciScore, uci_score};
 
 fn search(fen: &str, depth: u32) -> SearchResult {
     search_with(fen, depth, |_| {})

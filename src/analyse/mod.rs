@@ -13,9 +13,9 @@
 //! - `write.rs`: annotated PGN and JSON;
 //! - `command.rs`: the command line, the games in parallel, the output in input order.
 //!
-//! A front end like `uci`, it sits above it in the layering and borrows its score display
-//! and its win/draw/loss model (`uci::report`, `uci::wdl`), so a score reads the same in a GUI
-//! and in an annotated game.
+//! A tool like `uci`, it stands on the floors below it (the record reader, the search and its
+//! score form), not on another tool: a score reads the same in a GUI and in an annotated game
+//! because both take it from `search::score`.
 
 pub mod command;
 pub mod marks;

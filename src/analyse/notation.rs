@@ -4,7 +4,7 @@
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
-use crate::uci::report::{UciScore, uci_score};
+use crate::search::score::{UciScore, uci_score};
 
 /// A search score of `side` (its own point of view, `side` to move) as White sees it, in UCI's
 /// units: centipawns, or mate in moves, negative when White is mated. This is the one place a

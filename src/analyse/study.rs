@@ -8,54 +8,17 @@
 
 use shakmaty::{Chess, Color, Move, Position};
 
+use super::marks::{MoveClass, classify, winning_chances};
 use super::notation::{numbered_line, san_line, score_text, side_name, white_score};
 use super::read::GameInput;
 use crate::game::{AutomaticEnd, Claims, Game};
 use crate::search::line::LineEnd;
 use crate::search::score::{DRAW, mated_in, score_of_move};
 use crate::search::{Limits, SearchResult, Searcher, Signals};
-use crate::uci::wdl;
 
 /// A side "stands lost" at this score or below, "stands winning" at its negation or above
 /// (centipawns, its own point of view).
 pub const DECISIVE: i32 = 150;
-
-/// Drops in expected score (0 to 1) from which a move is an inaccuracy, a mistake, a blunder:
-/// lichess's thresholds (0.1, 0.2, 0.3 in winning chances from -1 to 1), halved for the 0..1 scale.
-pub const CLASS_DROPS: [(f64, MoveClass); 3] = [
-    (0.15, MoveClass::Blunder),
-    (0.10, MoveClass::Mistake),
-    (0.05, MoveClass::Inaccuracy),
-];
-
-/// The usual move classes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MoveClass {
-    /// `??`, NAG 4.
-    Blunder,
-    /// `?`, NAG 2.
-    Mistake,
-    /// `?!`, NAG 6.
-    Inaccuracy,
-}
-
-impl MoveClass {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            MoveClass::Blunder => "??",
-            MoveClass::Mistake => "?",
-            MoveClass::Inaccuracy => "?!",
-        }
-    }
-
-    pub fn nag(self) -> u8 {
-        match self {
-            MoveClass::Blunder => 4,
-            MoveClass::Mistake => 2,
-            MoveClass::Inaccuracy => 6,
-        }
-    }
-}
 
 /// What the engine makes of one position of the game.
 #[derive(Debug, Clone, Default)]
@@ -81,31 +44,6 @@ impl Assessment {
             None => self.draw.is_some(),
         }
     }
-
-    /// The side to move's expected score from 0 to 1 by the engine's WDL model
-    /// ([`wdl::expected`]); exactly one half for a proven draw.
-    pub fn expected(&self, material: u32) -> f64 {
-        expected_score(self.score, self.is_proven_draw(), material)
-    }
-}
-
-/// Expected score from 0 to 1 of a score by the `UCI_ShowWDL` model: win + draw / 2.
-pub fn expected_score(score: i32, proven_draw: bool, material: u32) -> f64 {
-    let [w, d, _] = if proven_draw {
-        wdl::PROVEN_DRAW
-    } else {
-        wdl::expected(score, material)
-    };
-    (f64::from(w) + f64::from(d) / 2.0) / 1000.0
-}
-
-/// The class of a move by the drop in expected score from the best move to the played one.
-pub fn classify(expected_best: f64, expected_played: f64) -> Option<MoveClass> {
-    let drop = expected_best - expected_played;
-    CLASS_DROPS
-        .iter()
-        .find(|(threshold, _)| drop >= *threshold)
-        .map(|&(_, class)| class)
 }
 
 /// One analysed move.
@@ -125,7 +63,8 @@ pub struct PlyRecord {
     pub played_score: i32,
     /// The played move leads to a proven draw.
     pub played_draw: bool,
-    /// Expected scores (0 to 1) of the best and of the played move, for the mover.
+    /// The mover's winning chances (0 to 1: lichess's win percentage over 100) with the best
+    /// and with the played move, on the curve the marks are given by ([`marks`]).
     pub expected_best: f64,
     pub expected_played: f64,
     pub class: Option<MoveClass>,
@@ -370,10 +309,11 @@ fn ply_record(
     } else {
         (score_of_move(after.score), after.is_proven_draw())
     };
-    let material = wdl::material(pos);
-    let expected_best = before.expected(material);
-    let expected_played = expected_score(played_score, played_draw, material);
-    let class = classify(expected_best, expected_played);
+    let best_draw = before.is_proven_draw();
+    let win = |score, draw| (winning_chances(score, draw) + 1.0) / 2.0;
+    let expected_best = win(before.score, best_draw);
+    let expected_played = win(played_score, played_draw);
+    let class = classify(before.score, best_draw, played_score, played_draw);
     let san = san_line(pos, &[played]).pop().unwrap_or_default();
     PlyRecord {
         ply: before_game.moves().len() + 1,
@@ -479,22 +419,9 @@ fn opponent_draw(after: &Assessment, game: &Game) -> Option<(String, Vec<Move>)>
     let end = after.draw?;
     let line_text = numbered_line(pos, &after.pv);
     Some((
-        format!("forces a draw by {}: {line_text}", end_name(end)),
+        format!("forces a draw by {}: {line_text}", end),
         after.pv.clone(),
     ))
-}
-
-/// The name of a draw by rule that ends a line.
-pub fn end_name(end: LineEnd) -> String {
-    match end {
-        LineEnd::Repetition {
-            perpetual_by: Some(side),
-        } => format!("perpetual check ({} checks)", side_name(side)),
-        LineEnd::Repetition { perpetual_by: None } => "repetition".to_owned(),
-        LineEnd::FiftyMoves => "the fifty-move rule".to_owned(),
-        LineEnd::DeadPosition => "insufficient material".to_owned(),
-        LineEnd::Stalemate => "stalemate".to_owned(),
-    }
 }
 
 /// What the player to move in `game` may claim, in words, and a move to announce for it (if
@@ -611,7 +538,7 @@ fn position_verdicts(
         text: format!(
             "forced draw: {} forces a draw by {}: {line_text}; {} cannot avoid it.",
             side_name(by),
-            end_name(end),
+            end,
             side_name(!by),
         ),
         line: here.pv.clone(),
@@ -663,20 +590,6 @@ fn forced_by(game: &Game, here: &Assessment, end: LineEnd, engine: &mut Engine) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::MATE;
-
-    #[test]
-    fn a_proven_draw_is_worth_one_half_and_throwing_a_win_into_it_is_a_blunder() {
-        let material = 40;
-        assert_eq!(expected_score(250, true, material), 0.5);
-        let winning = expected_score(300, false, material);
-        assert!(winning > 0.65, "{winning}");
-        assert_eq!(classify(winning, 0.5), Some(MoveClass::Blunder));
-        // A mate is certain; a small loss of score is no class at all.
-        assert_eq!(expected_score(MATE - 3, false, material), 1.0);
-        let small = expected_score(20, false, material);
-        assert_eq!(classify(expected_score(40, false, material), small), None);
-    }
 
     #[test]
     fn a_checkmated_position_is_no_draw_and_a_stalemate_is() {

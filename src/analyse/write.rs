@@ -11,10 +11,10 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use super::notation::{eval_value, move_number, san_line, white_score};
-use super::study::{Assessment, GameAnalysis, PlyRecord, Verdict, VerdictKind, end_name};
+use super::study::{Assessment, GameAnalysis, PlyRecord, Verdict, VerdictKind};
 use crate::game::uci_text;
 use crate::record::{Line, RecordedMove};
-use crate::uci::report::UciScore;
+use crate::search::score::UciScore;
 
 /// Longest movetext line, as PGN export format asks (a long comment may pass it).
 const LINE_WIDTH: usize = 79;
@@ -284,7 +284,7 @@ fn assessment_json(a: &Assessment, pos: &Chess) -> Value {
         "best": a.best.and_then(|m| san_line(pos, &[m]).pop()),
         "best_uci": a.best.map(|m| uci_text(m, mode)),
         "line": san_line(pos, &a.pv),
-        "draw": a.draw.filter(|_| a.end.is_none()).map(end_name),
+        "draw": a.draw.filter(|_| a.end.is_none()).map(|end| end.to_string()),
         "end": a.end.map(|e| e.to_string()),
         "depth": a.depth,
         "nodes": a.nodes,

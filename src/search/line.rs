@@ -24,6 +24,30 @@ pub enum LineEnd {
     Stalemate,
 }
 
+/// The draw's name in words, as the user reads it (`info string`, `analyse`):
+/// "perpetual check (Black gives check on every move)", "repetition", "the fifty-move rule",
+/// "insufficient material", "stalemate".
+impl std::fmt::Display for LineEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineEnd::Repetition {
+                perpetual_by: Some(color),
+            } => {
+                let side = if *color == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                };
+                write!(f, "perpetual check ({side} gives check on every move)")
+            }
+            LineEnd::Repetition { perpetual_by: None } => f.write_str("repetition"),
+            LineEnd::FiftyMoves => f.write_str("the fifty-move rule"),
+            LineEnd::DeadPosition => f.write_str("insufficient material"),
+            LineEnd::Stalemate => f.write_str("stalemate"),
+        }
+    }
+}
+
 /// The positions of a line played after the game.
 struct Replay {
     keys: KeyStack,

@@ -105,3 +105,31 @@ pub fn from_table(score: i32, ply: usize) -> i32 {
         score
     }
 }
+
+/// A score as UCI reports it: centipawns, or mate in moves (negative when being mated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UciScore {
+    Centipawns(i32),
+    MateIn(i32),
+}
+
+/// Converts a search score into UCI's `cp` or `mate` form: mate in moves, not plies, counting
+/// the move that mates.
+///
+/// ```
+/// use threefold::search::score::{MATE, mated_in};
+/// use threefold::search::score::{UciScore, uci_score};
+/// assert_eq!(uci_score(MATE - 1), UciScore::MateIn(1)); // mate with this move
+/// assert_eq!(uci_score(MATE - 3), UciScore::MateIn(2)); // this move, a reply, then mate
+/// assert_eq!(uci_score(mated_in(2)), UciScore::MateIn(-1));
+/// assert_eq!(uci_score(-35), UciScore::Centipawns(-35));
+/// ```
+pub fn uci_score(score: i32) -> UciScore {
+    if score >= MATE_BOUND {
+        UciScore::MateIn((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        UciScore::MateIn(-(MATE + score) / 2)
+    } else {
+        UciScore::Centipawns(score)
+    }
+}

@@ -20,7 +20,6 @@ use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::eval::nnue::{EMBEDDED_FILE, Network};
 use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen_noting, parse_uci_move, start_position, uci_text};
-use crate::search::line::LineEnd;
 use crate::search::tablebase::Tables;
 use crate::search::time::TimeManager;
 use crate::search::{
@@ -589,24 +588,8 @@ fn report_best_line(game: &Game, result: &SearchResult) {
     };
     let mode = game.castling_mode();
     let line: Vec<String> = result.pv.iter().map(|&m| uci_text(m, mode)).collect();
-    let how = match end {
-        LineEnd::Repetition {
-            perpetual_by: Some(color),
-        } => format!(
-            "perpetual check ({} gives check on every move)",
-            if color == Color::White {
-                "White"
-            } else {
-                "Black"
-            }
-        ),
-        LineEnd::Repetition { perpetual_by: None } => "repetition".to_owned(),
-        LineEnd::FiftyMoves => "the fifty-move rule".to_owned(),
-        LineEnd::DeadPosition => "insufficient material".to_owned(),
-        LineEnd::Stalemate => "stalemate".to_owned(),
-    };
     info_string(&format!(
-        "the best line is a draw by {how}: {}",
+        "the best line is a draw by {end}: {}",
         line.join(" ")
     ));
 }

@@ -2,7 +2,7 @@
 """Checks every principal variation Threefold prints in self-play games against the draw rules.
 
     python3 bench/measure/pv_check.py [--engine target/release/threefold] [--games 20] [--nodes 20000] \
-        [--book ../shared/books/2moves_v1.epd] [--seed 1]
+        [--book FILE.epd] [--seed 1]
 
 Plays self-play games (one engine process, the game's whole history sent every move, as GUIs
 do), reads every `info ... pv` line of every search, and replays each PV after the game with

@@ -18,7 +18,7 @@ Counts wins/draws/losses for A, illegal moves, crashes and time losses (either s
 reports the resident memory (VmRSS) of every A process after its first, second and last game
 at each Hash size: the allocator keeps some freed table memory after the first round of resizes,
 so the second and the last show whether memory grows over the run.
-Openings from ../shared/books/2moves_v1.epd, each played with both colours. Exit status 1 on any
+Openings from the match book (bench/lib/paths.py: THREEFOLD_BOOK), each played with both colours. Exit status 1 on any
 illegal move, crash or time loss by A. Needs `pip install chess`.
 
 With --ponder both engines get `Ponder=true` and think on the opponent's time: after each

@@ -2,10 +2,10 @@
 """Fits the score-to-win-rate model behind `UCI_ShowWDL` on Threefold's own games.
 
   python3 bench/training/fit_wdl.py [--engine target/release/threefold] [--games 300] [--nodes 4000]
-                                    [--data /tmp/wdl_positions.csv]
+                                    [--data bench/out/wdl_positions.csv]
   python3 bench/training/fit_wdl.py --from-datagen DIR [--every 5] [--offset 0] [--evaluate A0 A1 B0 B1]
 
-1. Self-play: --games games from ../shared/books/2moves_v1.epd openings, each move a
+1. Self-play: --games games from the match openings (bench/lib/paths.py: THREEFOLD_BOOK), each move a
    fixed-node search (`go nodes N`, so a run is reproducible); every position's score (side to
    move's view, mates and |cp| > 1500 left out) and material are saved with the game's result.
 2. Fit: P(win) = 1 / (1 + exp((a - cp) / b)), P(loss) = 1 / (1 + exp((a + cp) / b)),
@@ -29,7 +29,7 @@ import chess, chess.engine
 # The modules bench's scripts share live in bench/lib.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 from datagen_dump import dump_rows
-from paths import BOOK, ENGINE
+from paths import BOOK, ENGINE, OUT
 
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 
@@ -78,6 +78,7 @@ def play_games(engine_path, games, nodes, book, seed, out_path):
         if (g + 1) % 50 == 0:
             print(f'{g + 1} games, {len(rows)} positions', file=sys.stderr, flush=True)
     engine.quit()
+    os.makedirs(os.path.dirname(out_path) or '.', exist_ok=True)
     with open(out_path, 'w', newline='') as f:
         w = csv.writer(f)
         w.writerow(['cp', 'material', 'result'])
@@ -141,7 +142,7 @@ def main():
     ap.add_argument('--nodes', type=int, default=4000)
     ap.add_argument('--book', default=BOOK)
     ap.add_argument('--seed', type=int, default=1)
-    ap.add_argument('--data', default='/tmp/wdl_positions.csv')
+    ap.add_argument('--data', default=os.path.join(OUT, 'wdl_positions.csv'))
     ap.add_argument('--from-datagen', metavar='DIR', help='fit on these datagen files instead')
     ap.add_argument('--every', type=int, default=1, help='with --from-datagen: every N-th position')
     ap.add_argument('--offset', type=int, default=0,

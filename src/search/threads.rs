@@ -6,11 +6,15 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 
+use shakmaty::{Chess, Move};
+
 use super::evaluation::EvalStack;
 use super::ordering::Heuristics;
 use super::root::{iterative_deepening, ponder_from_table};
 use super::score::INFINITE;
 use super::strength::Strength;
+use super::tablebase::{RootRanking, Tables};
+use super::tt::TranspositionTable;
 use super::worker::Worker;
 use super::{
     Iteration, Limits, MAX_DEPTH, Report, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
@@ -18,7 +22,10 @@ use super::{
 use crate::game::Game;
 use crate::rng::Rng;
 
-/// See [`Searcher::search`].
+/// See [`Searcher::search`]. In steps: prepare the threads, plan the root moves (with the
+/// tablebases' ranking), choose the evaluation, start the helpers, search on the main thread
+/// (it alone reports and decides), stop and join the helpers, then limited strength's choice of
+/// line and the ponder move.
 pub(super) fn search(
     searcher: &mut Searcher,
     game: &Game,
@@ -31,40 +38,16 @@ pub(super) fn search(
     let strength = searcher.settings.strength;
     let limited = strength.map(|s| limits_for_strength(limits, s));
     let limits = limited.as_ref().unwrap_or(limits);
-    // A limited engine searches alone: helpers would add strength the budget does not count.
-    let helpers = if strength.is_some() {
-        0
-    } else {
-        searcher.settings.threads.max(1) - 1
-    };
-    searcher.helper_heuristics.truncate(helpers);
-    searcher
-        .helper_heuristics
-        .resize_with(helpers, Heuristics::default);
-    searcher
-        .helper_heuristics
-        .iter_mut()
-        .for_each(Heuristics::new_search);
+    let helpers = prepare_helpers(searcher);
     let root = game.position().clone();
-    let mut root_moves = limits.root_moves(&root);
     let tables = searcher.tables.as_deref();
-    // In the tables, the moves best by their result under the fifty-move rule and the game's
-    // history first; those that keep the best result are the ones played from (and the only
-    // ones the helpers search).
-    let root_tb = tables.and_then(|t| t.rank_root_moves(game, &root_moves));
-    let mut root_probes = 0;
-    let mut kept = root_moves.clone();
-    if let Some(ranking) = &root_tb {
-        root_moves = ranking.moves.iter().map(|&(m, _)| m).collect();
-        kept = ranking.kept();
-        root_probes = ranking.probes;
-    }
-    let Some(&fallback) = kept.first() else {
+    let plan = RootPlan::new(game, limits, tables);
+    let Some(&fallback) = plan.kept.first() else {
         return SearchResult::default();
     };
     // Limited strength plays with the hand-written evaluation: its levels were calibrated on it
-    // (README, "Limited strength"). The hash table keeps static evaluations, so it is cleared
-    // when the evaluation in use changes.
+    // (docs/uci.md, "Limited strength"). The hash table keeps static evaluations, so it is
+    // cleared when the evaluation in use changes.
     let network = searcher.network.as_deref().filter(|_| strength.is_none());
     if searcher.table_uses_network != network.is_some() {
         searcher.tt.clear();
@@ -100,22 +83,12 @@ pub(super) fn search(
                 &helper_limits,
                 game,
                 settings,
-                kept.clone(),
+                plan.kept.clone(),
             );
             helper.shared.tables = tables;
             helper.eval = EvalStack::new(network, &root);
             helper.shared.node_budget = node_budget;
-            let published = &helper_nodes[id];
-            let spawned = thread::Builder::new()
-                .name(format!("search-helper-{}", id + 1))
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    helper_search(helper, game, id + 1, published)
-                });
-            match spawned {
-                Ok(handle) => handles.push(handle),
-                Err(e) => log::error!("cannot start search helper {}: {e}", id + 1),
-            }
+            handles.extend(start_helper(scope, helper, game, id, &helper_nodes[id]));
         }
         // Set on every way out of this block, a panic included, so the scope's join of the
         // helpers can never wait forever.
@@ -139,12 +112,12 @@ pub(super) fn search(
             limits,
             game,
             settings,
-            root_moves,
+            plan.moves,
         );
         worker.shared.tables = tables;
         worker.eval = EvalStack::new(network, &root);
-        worker.root.tb = root_tb;
-        worker.stats.tbhits = root_probes;
+        worker.root.tb = plan.ranking;
+        worker.stats.tbhits = plan.probes;
         worker.shared.node_budget = node_budget;
         worker.reporter = Some(&mut report_all);
         let searched_lines = match strength {
@@ -167,15 +140,97 @@ pub(super) fn search(
             }
         }
     });
+    finish(&mut result, strength, &searcher.tt, &root);
+    result
+}
+
+/// The helper threads' history tables, one per helper, kept from search to search; returns how
+/// many helpers search. A limited engine searches alone: helpers would add strength the budget
+/// does not count.
+fn prepare_helpers(searcher: &mut Searcher) -> usize {
+    let helpers = if searcher.settings.strength.is_some() {
+        0
+    } else {
+        searcher.settings.threads.max(1) - 1
+    };
+    let tables = &mut searcher.helper_heuristics;
+    tables.truncate(helpers);
+    tables.resize_with(helpers, Heuristics::default);
+    tables.iter_mut().for_each(Heuristics::new_search);
+    helpers
+}
+
+/// The root moves of one search. In the tables, the moves best by their result under the
+/// fifty-move rule and the game's history come first; those that keep the best result are the
+/// ones played from (and the only ones the helpers search).
+struct RootPlan {
+    /// Every root move, the tables' best first when they rank them.
+    moves: Vec<Move>,
+    /// The moves the best result keeps (all of them without tables).
+    kept: Vec<Move>,
+    ranking: Option<RootRanking>,
+    /// The tables' probes of the ranking, reported as `tbhits`.
+    probes: u64,
+}
+
+impl RootPlan {
+    fn new(game: &Game, limits: &Limits, tables: Option<&Tables>) -> RootPlan {
+        let moves = limits.root_moves(game.position());
+        match tables.and_then(|t| t.rank_root_moves(game, &moves)) {
+            Some(ranking) => RootPlan {
+                moves: ranking.moves.iter().map(|&(m, _)| m).collect(),
+                kept: ranking.kept(),
+                probes: ranking.probes,
+                ranking: Some(ranking),
+            },
+            None => RootPlan {
+                kept: moves.clone(),
+                moves,
+                ranking: None,
+                probes: 0,
+            },
+        }
+    }
+}
+
+/// Starts helper `id` (counted from 0) on its own thread; None (logged) when the thread cannot
+/// be started, and the search goes on without it.
+fn start_helper<'scope, 'env>(
+    scope: &'scope thread::Scope<'scope, 'env>,
+    helper: Worker<'env>,
+    game: &'env Game,
+    id: usize,
+    published: &'env AtomicU64,
+) -> Option<thread::ScopedJoinHandle<'scope, u64>> {
+    let spawned = thread::Builder::new()
+        .name(format!("search-helper-{}", id + 1))
+        .stack_size(SEARCH_STACK_BYTES)
+        .spawn_scoped(scope, move || {
+            helper_search(helper, game, id + 1, published)
+        });
+    match spawned {
+        Ok(handle) => Some(handle),
+        Err(e) => {
+            log::error!("cannot start search helper {}: {e}", id + 1);
+            None
+        }
+    }
+}
+
+/// After the threads: limited strength's choice among the lines, and the ponder move from the
+/// hash table when the line has none.
+fn finish(
+    result: &mut SearchResult,
+    strength: Option<Strength>,
+    tt: &TranspositionTable,
+    root: &Chess,
+) {
     if let Some(strength) = strength {
-        play_at_strength(&mut result, strength);
+        play_at_strength(result, strength);
     }
     if result.ponder.is_none() {
-        result.ponder = result
-            .best
-            .and_then(|m| ponder_from_table(&searcher.tt, &root, m));
+        result.ponder = result.best.and_then(|m| ponder_from_table(tt, root, m));
     }
-    result
 }
 
 /// The limits of a search at limited strength: the node budget of that strength, or less.

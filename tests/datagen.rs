@@ -433,7 +433,7 @@ fn verify_checks_a_batch_against_the_row_and_checksums_datagen_printed() {
     let (code, stdout, stderr) = verify(&data, &manifest);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("s5: 2 files, 4 games"), "{stdout}");
-    assert!(stdout.contains("1 batches verified"), "{stdout}");
+    assert!(stdout.contains("1 batch verified"), "{stdout}");
 
     // A row that counts one game more than the files hold.
     let games_cell = row_cell(&manifest_text, 7);

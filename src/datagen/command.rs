@@ -150,9 +150,12 @@ fn verify(dir: &Path, manifest_path: &Path) -> Result<(), String> {
     }
     if found.problems.is_empty() {
         println!(
-            "{}: {} batches verified against {}",
+            "{}: {} verified against {}",
             dir.display(),
-            found.batches.len(),
+            match found.batches.len() {
+                1 => "1 batch".to_string(),
+                n => format!("{n} batches"),
+            },
             manifest_path.display()
         );
         return Ok(());

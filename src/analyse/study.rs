@@ -64,7 +64,7 @@ pub struct PlyRecord {
     /// The played move leads to a proven draw.
     pub played_draw: bool,
     /// The mover's winning chances (0 to 1: lichess's win percentage over 100) with the best
-    /// and with the played move, on the curve the marks are given by ([`marks`]).
+    /// and with the played move, on the curve the marks are given by ([`super::marks`]).
     pub expected_best: f64,
     pub expected_played: f64,
     pub class: Option<MoveClass>,

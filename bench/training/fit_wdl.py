@@ -19,7 +19,10 @@ the self-play games of `threefold datagen` files instead (`threefold datagen --d
 position's search score and the game's result; the same filters), keeping every --every-th
 position from the --offset-th (the fit is plain Python: about 80,000 positions take some ten
 minutes). --evaluate skips the fit and prints how well the given constants predict the rows:
-with another --offset, a held-out check of a new fit against the constants in use.
+with another --offset, a held-out check of a new fit against the constants in use. Match games
+with the engines' scores in their comments (fastchess, cutechess-cli) become datagen files with
+`threefold datagen --from-pgn games.pgn --out games.tfd`: the constants in use were fitted on
+5+0.05 self-play games that way, and checked with --evaluate on other games of the same kind.
 Needs `pip install chess`.
 """
 import argparse, csv, math, os, random, sys

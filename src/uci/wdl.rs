@@ -2,23 +2,39 @@
 //!
 //! A logistic model fitted on Threefold's own games by `bench/training/fit_wdl.py`: the chance
 //! that the side to move wins is `1 / (1 + exp((a - cp) / b))`, that it loses
-//! `1 / (1 + exp((a + cp) / b))`, the rest is a draw; `a` and `b` grow with the material on the
-//! board (a pawn up means less with queens on than in a pawn ending).
+//! `1 / (1 + exp((a + cp) / b))`, the rest is a draw. `a` (the lead that wins half the games)
+//! and `b` (how gradually the chances follow the score) both shrink as material grows: in
+//! Threefold's games a lead with most pieces on the board converts more often than the same
+//! lead in an endgame, where many an extra pawn is drawn. At +1.00 the model gives 74% wins with
+//! all the pieces on, 13% with a rook and five pawns a side.
+//!
+//! The chances are those of a game between two Threefolds at blitz time controls (the games the
+//! model was fitted on), not of a correspondence game or of Stockfish's self-play, whose models
+//! give far more draws: at the start position (+0.30 or so) this model gives about
+//! `wdl 400 437 163`.
+//!
+//! ```
+//! use threefold::uci::wdl::expected;
+//! let [win, draw, loss] = expected(30, 78);
+//! assert_eq!(win + draw + loss, 1000);
+//! assert!(win > loss && draw > loss);
+//! ```
 
 use shakmaty::{Chess, Position, Role};
 
 use crate::search::params::piece_value;
 use crate::search::score::is_mate;
 
-/// `a = A.0 + A.1 * material`, in centipawns. Fitted on the built-in network's own games
-/// (net 3), 2026-11-25: `bench/training/fit_wdl.py --from-datagen DIR --every 5` on batch s11 and
-/// the first 1,738 games of s12 (`nnue/DATA.md`: net 3 self-play at 5,000 nodes a move; 3,478
-/// games), 90,877 positions. Mean -log likelihood 0.6646; on another fifth of those games'
-/// positions (`--offset 2 --evaluate`) 0.6652 against 0.6687 for the previous constants
-/// (402.11, -4.3666; 148.66, -0.6462), which were fitted on net 2's games (batch s10).
-const A: (f64, f64) = (447.05, -5.0203);
+/// `a = A.0 + A.1 * material`, in centipawns. Fitted 2026-11-27 by `bench/training/fit_wdl.py
+/// --from-datagen FILE` on the scores Threefold printed in 320 games against itself at 5+0.05
+/// (fastchess, 2moves_v1 openings; the PGN turned into records by `threefold datagen --from-pgn`),
+/// 52,513 positions: mean -log likelihood 0.6012. On 160 held-out games at the same time control
+/// (the same match's last 80 and 80 of an earlier one; 27,484 positions) 0.6754, against 0.6776
+/// for the constants before (447.05, -5.0203; 170.45, -1.1024), which were fitted on 5,000-node
+/// self-play and gave 43% wins to White at the start position.
+const A: (f64, f64) = (395.56, -4.4321);
 /// `b = B.0 + B.1 * material`, in centipawns (same fit).
-const B: (f64, f64) = (170.45, -1.1024);
+const B: (f64, f64) = (130.84, -1.0519);
 
 /// The chances of a line the search proved to end in a draw by rule.
 pub const PROVEN_DRAW: [u32; 3] = [0, 1000, 0];

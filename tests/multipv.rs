@@ -4,23 +4,15 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Uci, is_legal, position_after};
+use common::{Uci, is_legal, multipv_lines, position_after};
 
 const SECOND: Duration = Duration::from_secs(1);
 
-/// (rank, score in cp, first move) of each `info` line of `depth` with a `multipv` field.
+/// (rank, score in cp with a mate as 0, first move) of each `info` line of `depth`.
 fn lines_at(lines: &[String], depth: u32) -> Vec<(usize, i32, String)> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with(&format!("info depth {depth} ")) && l.contains(" multipv "))
-        .map(|l| {
-            let words: Vec<&str> = l.split(' ').collect();
-            let after = |key: &str| words.iter().position(|w| *w == key).map(|i| words[i + 1]);
-            let rank = after("multipv").and_then(|r| r.parse().ok()).expect("rank");
-            let score = after("cp").and_then(|s| s.parse().ok()).unwrap_or(0);
-            let first = after("pv").expect("pv").to_owned();
-            (rank, score, first)
-        })
+    multipv_lines(lines, depth)
+        .into_iter()
+        .map(|(rank, cp, first)| (rank, cp.unwrap_or(0), first))
         .collect()
 }
 

@@ -239,6 +239,13 @@ fn reports_a_drawn_line(lines: &[String]) -> bool {
         .any(|l| l.starts_with("info string the best line is a draw"))
 }
 
+/// True when some line says the best line is a draw by repetition.
+fn reports_a_repetition(lines: &[String]) -> bool {
+    lines
+        .iter()
+        .any(|l| l.starts_with("info string the best line is a draw by repetition"))
+}
+
 #[test]
 fn a_win_is_not_thrown_away_on_the_move_that_makes_a_threefold() {
     let tables = Tables::load(TABLES).expect("test tables load");
@@ -294,12 +301,7 @@ fn the_losing_side_takes_the_threefold_the_tables_rank_as_a_loss() {
     let (lines, mv) = e.bestmove(10 * SECOND);
     assert_eq!(mv, repeating[0], "{lines:?}");
     assert_eq!(last_cp(&lines), 0, "{lines:?}");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string the best line is a draw by repetition")),
-        "{lines:?}"
-    );
+    assert!(reports_a_repetition(&lines), "{lines:?}");
 }
 
 /// The shuffle started one move later: the root has occurred twice, and 1.Qe1 (again the only
@@ -337,28 +339,15 @@ fn a_win_that_lets_the_loser_claim_a_threefold_gives_way_to_one_that_does_not() 
     let (lines, mv) = e.bestmove(10 * SECOND);
     assert_eq!(mv, kept[0]);
     assert_eq!(last_cp(&lines), 0, "{lines:?}");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string the best line is a draw by repetition")),
-        "{lines:?}"
-    );
+    assert!(reports_a_repetition(&lines), "{lines:?}");
 }
 
-/// (rank, score in cp, first move) of each `info depth {depth}` line with a `multipv` field.
-fn multipv_lines(lines: &[String], depth: u32) -> Vec<(usize, i32, String)> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with(&format!("info depth {depth} ")) && l.contains(" multipv "))
-        .map(|l| {
-            let words: Vec<&str> = l.split(' ').collect();
-            let after = |key: &str| words.iter().position(|w| *w == key).map(|i| words[i + 1]);
-            let rank = after("multipv").and_then(|r| r.parse().ok()).expect("rank");
-            let score = after("cp")
-                .and_then(|s| s.parse().ok())
-                .expect("a cp score");
-            (rank, score, after("pv").expect("pv").to_owned())
-        })
+/// (rank, score in cp, first move) of each `info depth {depth}` line with a `multipv` field;
+/// every line must have a cp score.
+fn multipv_cp_lines(lines: &[String], depth: u32) -> Vec<(usize, i32, String)> {
+    common::multipv_lines(lines, depth)
+        .into_iter()
+        .map(|(rank, cp, first)| (rank, cp.expect("a cp score"), first))
         .collect()
 }
 
@@ -373,7 +362,7 @@ fn multipv_shows_as_many_lines_as_asked_the_tables_best_first() {
     e.send(&format!("position fen {SHUFFLE_FROM}"));
     e.send("go depth 6");
     let (lines, mv) = e.bestmove(10 * SECOND);
-    let got = multipv_lines(&lines, 6);
+    let got = multipv_cp_lines(&lines, 6);
     assert_eq!(
         got.iter().map(|l| l.0).collect::<Vec<_>>(),
         [1, 2, 3],

@@ -164,3 +164,19 @@ pub fn position_after(fen: Option<&str>, moves: &[&str]) -> Chess {
 pub fn is_legal(pos: &Chess, text: &str) -> bool {
     threefold::game::parse_uci_move(pos, text).is_ok_and(|m| pos.is_legal(m))
 }
+
+/// (rank, score in cp or None for a mate, first move) of each `info depth {depth}` line with a
+/// `multipv` field.
+pub fn multipv_lines(lines: &[String], depth: u32) -> Vec<(usize, Option<i32>, String)> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with(&format!("info depth {depth} ")) && l.contains(" multipv "))
+        .map(|l| {
+            let words: Vec<&str> = l.split(' ').collect();
+            let after = |key: &str| words.iter().position(|w| *w == key).map(|i| words[i + 1]);
+            let rank = after("multipv").and_then(|r| r.parse().ok()).expect("rank");
+            let score = after("cp").and_then(|s| s.parse().ok());
+            (rank, score, after("pv").expect("pv").to_owned())
+        })
+        .collect()
+}

@@ -1,7 +1,7 @@
 //! The node searches: negamax alpha-beta with principal-variation search, and quiescence.
 //!
 //! Near the leaves of non-PV nodes: razoring, reverse futility and null-move cuts, then late-move,
-//! futility and exchange (SEE) pruning of single moves; late moves are searched with reductions
+//! futility, history and exchange (SEE) pruning of single moves; late moves are searched with reductions
 //! that grow with depth and move number (less for killers, counter-moves, good history and
 //! improving nodes). A node with no hash move is searched a ply shallower (internal iterative
 //! reduction). A hash move that alone holds the node's score is searched a ply deeper
@@ -12,10 +12,11 @@ use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 use super::Report;
 use super::ordering::{COUNTER_MOVE, Lineage, capture_score, material_gain, pick_next, piece_to};
 use super::params::{
-    CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_MARGIN, FUTILITY_PER_DEPTH, HISTORY_PER_PLY, IIR_DEPTH,
-    LMR_BASE, LMR_DEPTH, LMR_DIVISOR, NULL_MOVE_DEPTH, NULL_MOVE_DEPTH_PER_PLY,
-    NULL_MOVE_EVAL_PER_PLY, NULL_MOVE_EVAL_PLIES, NULL_MOVE_REDUCTION, QS_HASH_MOVE, RAZOR_DEPTH,
-    RAZOR_MARGIN, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_FEW_MOVES, REVERSE_FUTILITY_MARGIN,
+    CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_MARGIN, FUTILITY_PER_DEPTH, HISTORY_PER_PLY,
+    HISTORY_PLIES, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_PER_DEPTH, IIR_DEPTH, LMR_BASE, LMR_DEPTH,
+    LMR_DIVISOR, NULL_MOVE_DEPTH, NULL_MOVE_DEPTH_PER_PLY, NULL_MOVE_EVAL_PER_PLY,
+    NULL_MOVE_EVAL_PLIES, NULL_MOVE_REDUCTION, QS_HASH_MOVE, RAZOR_DEPTH, RAZOR_MARGIN,
+    REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_FEW_MOVES, REVERSE_FUTILITY_MARGIN,
     SEE_CAPTURE_PER_DEPTH, SEE_QUIET_PER_DEPTH_SQUARED, SHALLOW_DEPTH, SINGULAR_DEPTH,
     SINGULAR_ENTRY_DEPTH_SLACK, SINGULAR_MARGIN_PER_PLY,
 };
@@ -377,6 +378,7 @@ impl Worker<'_> {
             best_move: None,
         };
         let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut captures_tried: Vec<Move> = Vec::new();
         let mut index = 0;
         // Root moves started, for `currmove` reports.
         let mut root_number = 0;
@@ -404,6 +406,7 @@ impl Worker<'_> {
             let gives_check = child.is_check();
             let shallow = Shallow {
                 depth,
+                order_score,
                 in_check: node.in_check,
                 gives_check,
                 improving: node.improving,
@@ -474,22 +477,23 @@ impl Worker<'_> {
                     best.best_move = Some(m);
                     self.update_pv(ply, m);
                     if window.alpha >= beta {
-                        if quiet {
-                            self.heuristics.record_cutoff(
-                                pos.turn(),
-                                m,
-                                &lineage,
-                                ply,
-                                depth,
-                                &quiets_tried,
-                            );
-                        }
+                        self.heuristics.record_cutoff(
+                            pos.turn(),
+                            m,
+                            &lineage,
+                            ply,
+                            depth,
+                            &quiets_tried,
+                            &captures_tried,
+                        );
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push(m);
+            } else if m.is_capture() {
+                captures_tried.push(m);
             }
         }
         Ok(best)
@@ -528,7 +532,7 @@ impl Worker<'_> {
         r += i32::from(!node.improving);
         r -= i32::from(order_score >= COUNTER_MOVE);
         if order_score < COUNTER_MOVE {
-            r -= order_score / HISTORY_PER_PLY;
+            r -= (order_score / HISTORY_PER_PLY).clamp(-HISTORY_PLIES, HISTORY_PLIES);
         }
         r.min(new_depth - 1).max(0)
     }
@@ -648,7 +652,8 @@ impl Worker<'_> {
 
     /// Moves not worth searching near the leaves of a non-PV node, once a move has been
     /// searched: late quiet moves (by count), quiet moves that cannot lift a hopeless static
-    /// evaluation to alpha (futility), and moves that lose too much material in the exchange.
+    /// evaluation to alpha (futility), quiet moves with a bad history, and moves that lose too
+    /// much material in the exchange.
     fn prune_at_shallow_depth(
         &self,
         pos: &Chess,
@@ -667,6 +672,11 @@ impl Worker<'_> {
                 return true;
             }
             if node.eval + FUTILITY_MARGIN + FUTILITY_PER_DEPTH * depth <= node.alpha {
+                return true;
+            }
+            // History pruning: a quiet move that has failed here often (a killer or the
+            // counter-move scores above any history).
+            if depth <= HISTORY_PRUNE_DEPTH && node.order_score < -HISTORY_PRUNE_PER_DEPTH * depth {
                 return true;
             }
             !see::wins_at_least(pos, m, -SEE_QUIET_PER_DEPTH_SQUARED * depth * depth)
@@ -879,6 +889,8 @@ struct Searched {
 
 struct Shallow {
     depth: i32,
+    /// The move's ordering score: its history, for a quiet move that is not a killer.
+    order_score: i32,
     in_check: bool,
     gives_check: bool,
     improving: bool,

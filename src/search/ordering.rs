@@ -1,11 +1,13 @@
-//! Move ordering: hash move first, then captures that do not lose material (by MVV-LVA), killers,
-//! the counter-move to the opponent's last move, quiet moves by history, and last the captures
-//! that lose material. A quiet move's history is the sum of the butterfly table (side, from,
-//! to) and two continuation tables: how the move (piece, to) fared after the opponent's last
-//! move, and after our own move before it.
+//! Move ordering: hash move first, then captures that do not lose material (by MVV-LVA and
+//! capture history), killers, the counter-move to the opponent's last move, quiet moves by
+//! history, and last the captures that lose material. A quiet move's history is the sum of the
+//! butterfly table (side, from, to) and two continuation tables: how the move (piece, to) fared
+//! after the opponent's last move, and after our own move before it. A capture's history is kept
+//! by the capturing piece, its destination and the captured kind.
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
+use super::params::{CAPTURE_HISTORY_PER_ORDER, HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH};
 use super::score::MAX_PLY;
 use super::see;
 use super::tt::pack_move;
@@ -55,6 +57,8 @@ pub struct Heuristics {
     history: Vec<i32>,
     /// Indexed by an earlier move's `piece_to`, then this move's.
     continuation: Vec<i16>,
+    /// Indexed by the capture's `piece_to` and the captured kind (`capture_index`).
+    captures: Vec<i32>,
 }
 
 impl Default for Heuristics {
@@ -64,8 +68,21 @@ impl Default for Heuristics {
             counters: vec![None; 2 * 64 * 64],
             history: vec![0; 2 * 64 * 64],
             continuation: vec![0; PIECE_TO * PIECE_TO],
+            captures: vec![0; PIECE_TO * 6],
         }
     }
+}
+
+/// The capture-history key of a capture: which coloured piece took what where.
+fn capture_index(color: Color, m: Move) -> usize {
+    let victim = m.capture().map_or(0, |r| r as usize - 1);
+    piece_to(color, m) * 6 + victim
+}
+
+/// How far one cutoff at `depth` moves a history entry: it grows with the square of the depth,
+/// so that deep cutoffs teach more, up to `HISTORY_BONUS_MAX`.
+pub fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_PER_DEPTH * depth * (depth + 2)).min(HISTORY_BONUS_MAX)
 }
 
 fn history_index(color: Color, m: Move) -> usize {
@@ -85,8 +102,11 @@ impl Heuristics {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
 
-    /// Records a quiet move that refuted the opponent's last move at `ply`; the quiet moves
-    /// tried before it lose as much history as it gains.
+    /// Records the move `m` that refuted the opponent's last move at `ply`. A quiet move
+    /// becomes a killer and the counter-move and gains history, which the quiet moves tried
+    /// before it lose; a capture gains capture history. The captures tried before it lose
+    /// capture history either way.
+    #[allow(clippy::too_many_arguments)]
     pub fn record_cutoff(
         &mut self,
         color: Color,
@@ -94,8 +114,22 @@ impl Heuristics {
         lineage: &Lineage,
         ply: usize,
         depth: i32,
-        tried: &[Move],
+        quiets_tried: &[Move],
+        captures_tried: &[Move],
     ) {
+        let bonus = history_bonus(depth);
+        for &other in captures_tried {
+            if other != m {
+                gravity(&mut self.captures[capture_index(color, other)], -bonus);
+            }
+        }
+        if m.is_capture() {
+            gravity(&mut self.captures[capture_index(color, m)], bonus);
+            return;
+        }
+        if m.promotion().is_some() {
+            return;
+        }
         if let Some(p) = lineage.previous {
             self.counters[history_index(color, p)] = Some(m);
         }
@@ -105,9 +139,8 @@ impl Heuristics {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        let bonus = (depth * depth).min(400);
         self.update_history(color, m, lineage, bonus);
-        for &other in tried {
+        for &other in quiets_tried {
             if other != m && !other.is_capture() {
                 self.update_history(color, other, lineage, -bonus);
             }
@@ -158,7 +191,8 @@ impl Heuristics {
                 if hash_move != 0 && pack_move(m) == hash_move {
                     HASH_MOVE
                 } else if let Some(victim) = m.capture() {
-                    let mvv_lva = order_value(victim) * 8 - order_value(m.role()) / 10;
+                    let mvv_lva = order_value(victim) * 8 - order_value(m.role()) / 10
+                        + self.captures[capture_index(color, m)] / CAPTURE_HISTORY_PER_ORDER;
                     if see::wins_at_least(pos, m, 0) {
                         GOOD_CAPTURE + mvv_lva
                     } else {

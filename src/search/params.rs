@@ -107,8 +107,26 @@ pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 /// The least depth at which late moves are reduced.
 pub const LMR_DEPTH: i32 = 3;
-/// History score (butterfly plus continuation) worth one ply less (or more) of reduction.
-pub const HISTORY_PER_PLY: i32 = 10_000;
+/// History score (butterfly plus continuation) worth one ply less (or more) of reduction,
+/// and the most plies it may take off or add.
+pub const HISTORY_PER_PLY: i32 = 8_192;
+pub const HISTORY_PLIES: i32 = 2;
+
+// History tables.
+
+/// A cutoff at depth `d` moves a history entry by `HISTORY_BONUS_PER_DEPTH * d * (d + 2)`, at
+/// most `HISTORY_BONUS_MAX`, of the 16,384 an entry can reach (the moves tried before it lose
+/// as much).
+pub const HISTORY_BONUS_PER_DEPTH: i32 = 16;
+pub const HISTORY_BONUS_MAX: i32 = 1_600;
+/// Capture history worth one point of a capture's ordering score (MVV-LVA, where a pawn
+/// victim is worth 800).
+pub const CAPTURE_HISTORY_PER_ORDER: i32 = 4;
+/// History pruning: near the leaves of a non-PV node, a quiet move (not a killer or the
+/// counter-move) whose history is below `-HISTORY_PRUNE_PER_DEPTH * depth` is not searched,
+/// up to this depth.
+pub const HISTORY_PRUNE_DEPTH: i32 = 3;
+pub const HISTORY_PRUNE_PER_DEPTH: i32 = 2_048;
 
 // Extensions.
 

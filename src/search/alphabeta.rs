@@ -1,9 +1,9 @@
 //! The node searches: negamax alpha-beta with principal-variation search, and quiescence.
 //!
 //! Near the leaves of non-PV nodes: razoring, reverse futility and null-move cuts, then late-move,
-//! futility, history and exchange (SEE) pruning of single moves; late moves are searched with reductions
-//! that grow with depth and move number (less for killers, counter-moves, good history and
-//! improving nodes). A node with no hash move is searched a ply shallower (internal iterative
+//! futility, history and exchange (SEE) pruning of single moves; late moves are searched with
+//! reductions that grow with depth and move number (less for killers, counter-moves, good
+//! history and improving nodes). A node with no hash move is searched a ply shallower (internal iterative
 //! reduction). A hash move that alone holds the node's score is searched a ply deeper
 //! (singular extension), found by searching the node without it at half depth.
 

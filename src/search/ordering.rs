@@ -81,7 +81,7 @@ fn capture_index(color: Color, m: Move) -> usize {
 
 /// How far one cutoff at `depth` moves a history entry: it grows with the square of the depth,
 /// so that deep cutoffs teach more, up to `HISTORY_BONUS_MAX`.
-pub fn history_bonus(depth: i32) -> i32 {
+fn history_bonus(depth: i32) -> i32 {
     (HISTORY_BONUS_PER_DEPTH * depth * (depth + 2)).min(HISTORY_BONUS_MAX)
 }
 
@@ -191,12 +191,13 @@ impl Heuristics {
                 if hash_move != 0 && pack_move(m) == hash_move {
                     HASH_MOVE
                 } else if let Some(victim) = m.capture() {
-                    let mvv_lva = order_value(victim) * 8 - order_value(m.role()) / 10
+                    let mvv_lva = order_value(victim) * 8 - order_value(m.role()) / 10;
+                    let within_group = mvv_lva
                         + self.captures[capture_index(color, m)] / CAPTURE_HISTORY_PER_ORDER;
                     if see::wins_at_least(pos, m, 0) {
-                        GOOD_CAPTURE + mvv_lva
+                        GOOD_CAPTURE + within_group
                     } else {
-                        LOSING_CAPTURE + mvv_lva
+                        LOSING_CAPTURE + within_group
                     }
                 } else if let Some(promo) = m.promotion() {
                     if promo == Role::Queen {

@@ -3,20 +3,21 @@
 //! Near the leaves of non-PV nodes: razoring, reverse futility and null-move cuts, then late-move,
 //! futility, history and exchange (SEE) pruning of single moves; late moves are searched with
 //! reductions that grow with depth and move number (less for killers, counter-moves, good
-//! history and improving nodes). A node with no hash move is searched a ply shallower (internal iterative
-//! reduction). A hash move that alone holds the node's score is searched a ply deeper
-//! (singular extension), found by searching the node without it at half depth.
+//! history and improving nodes, more at expected cut nodes). A node with no hash move is
+//! searched a ply shallower (internal iterative reduction). A hash move that alone holds the
+//! node's score is searched a ply deeper (singular extension), found by searching the node
+//! without it at half depth.
 
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
 use super::Report;
 use super::ordering::{COUNTER_MOVE, Lineage, capture_score, material_gain, pick_next, piece_to};
 use super::params::{
-    CURRMOVE_AFTER, DELTA_MARGIN, FUTILITY_MARGIN, FUTILITY_PER_DEPTH, HISTORY_PER_PLY,
-    HISTORY_PLIES, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_PER_DEPTH, IIR_DEPTH, LMR_BASE, LMR_DEPTH,
-    LMR_DIVISOR, NULL_MOVE_DEPTH, NULL_MOVE_DEPTH_PER_PLY, NULL_MOVE_EVAL_PER_PLY,
-    NULL_MOVE_EVAL_PLIES, NULL_MOVE_REDUCTION, QS_HASH_MOVE, RAZOR_DEPTH, RAZOR_MARGIN,
-    REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_FEW_MOVES, REVERSE_FUTILITY_MARGIN,
+    CURRMOVE_AFTER, CUT_NODE_REDUCTION, DELTA_MARGIN, FUTILITY_MARGIN, FUTILITY_PER_DEPTH,
+    HISTORY_PER_PLY, HISTORY_PLIES, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_PER_DEPTH, IIR_DEPTH,
+    LMR_BASE, LMR_DEPTH, LMR_DIVISOR, NULL_MOVE_DEPTH, NULL_MOVE_DEPTH_PER_PLY,
+    NULL_MOVE_EVAL_PER_PLY, NULL_MOVE_EVAL_PLIES, NULL_MOVE_REDUCTION, QS_HASH_MOVE, RAZOR_DEPTH,
+    RAZOR_MARGIN, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_FEW_MOVES, REVERSE_FUTILITY_MARGIN,
     SEE_CAPTURE_PER_DEPTH, SEE_QUIET_PER_DEPTH_SQUARED, SHALLOW_DEPTH, SINGULAR_DEPTH,
     SINGULAR_ENTRY_DEPTH_SLACK, SINGULAR_MARGIN_PER_PLY,
 };
@@ -92,8 +93,24 @@ impl Worker<'_> {
         beta: i32,
         ply: usize,
     ) -> i32 {
+        self.search(pos, key, depth, alpha, beta, ply, false)
+    }
+
+    /// `negamax` for a child whose parent knows what to expect of it: `cut` marks an expected
+    /// cut node (a null window the parent searched expecting it to fail high).
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
         let outer = std::mem::replace(&mut self.path.dependency, isize::MAX);
-        let score = self.search_node(pos, key, depth, alpha, beta, ply);
+        let score = self.search_node(pos, key, depth, alpha, beta, ply, cut);
         self.path.dependency = self.path.dependency.min(outer);
         score
     }
@@ -111,6 +128,7 @@ impl Worker<'_> {
     /// One node, in the order Stockfish's search takes: enter (rules, bounds, a repetition in
     /// hand), the horizon, probe (hash table, tablebases), evaluate, prune the whole node,
     /// generate, search the moves, store.
+    #[allow(clippy::too_many_arguments)]
     fn search_node(
         &mut self,
         pos: &Chess,
@@ -119,10 +137,13 @@ impl Worker<'_> {
         alpha: i32,
         beta: i32,
         ply: usize,
+        cut: bool,
     ) -> i32 {
+        let pv = beta - alpha > 1;
         let kind = NodeKind {
             root: ply == 0,
-            pv: beta - alpha > 1,
+            pv,
+            cut: cut && !pv,
             excluded: self.path.excluded[ply],
         };
         self.path.pv[ply].clear();
@@ -160,7 +181,7 @@ impl Worker<'_> {
             && !node.in_check
             && !kind.root
             && kind.excluded.is_none()
-            && let Some(score) = self.prune_node(pos, key, depth, &window, &node, ply)
+            && let Some(score) = self.prune_node(pos, key, depth, &window, &node, ply, &kind)
         {
             return score;
         }
@@ -314,6 +335,7 @@ impl Worker<'_> {
 
     /// Cuts of a whole non-PV node not in check near the leaves: razoring, reverse futility and
     /// the null move. Returns the score of the cut.
+    #[allow(clippy::too_many_arguments)]
     fn prune_node(
         &mut self,
         pos: &Chess,
@@ -322,6 +344,7 @@ impl Worker<'_> {
         window: &Window,
         node: &NodeEval,
         ply: usize,
+        kind: &NodeKind,
     ) -> Option<i32> {
         let (alpha, beta, eval) = (window.alpha, window.beta, node.eval);
         // Razoring: hopelessly below alpha near the leaves, see if a capture saves it.
@@ -349,7 +372,7 @@ impl Worker<'_> {
         {
             return Some(eval);
         }
-        self.try_null_move(pos, depth, beta, eval, ply)
+        self.try_null_move(pos, depth, beta, eval, ply, kind.cut)
     }
 
     /// The move loop: each move in order (the hash move first), singular extension of the hash
@@ -393,7 +416,7 @@ impl Worker<'_> {
                 .singular_score
                 .filter(|_| pack_move(m) == node.hash_move)
             {
-                match self.singular(pos, key, m, tt_score, depth, ply) {
+                match self.singular(pos, key, m, tt_score, depth, ply, kind.cut) {
                     Singular::Extend => extension = 1,
                     Singular::MultiCut(score) if score >= beta => return Err(score),
                     Singular::MultiCut(_) => {}
@@ -460,6 +483,7 @@ impl Worker<'_> {
                 index == 0,
                 window,
                 ply,
+                kind.cut,
             );
             self.path.keys.pop();
             if kind.root {
@@ -500,11 +524,11 @@ impl Worker<'_> {
     }
 
     /// How many plies a late move is searched shallower (late-move reductions): more for
-    /// later moves and deeper nodes, less at PV nodes, for improving positions, killers,
-    /// counter-moves and moves with a good history. None for captures, checks, moves in
-    /// check, the first two moves, and on the principal variation against a bare king without
-    /// pawns, where the mating move is often a quiet king move that move ordering cannot know
-    /// (see `is_mate_hunt`).
+    /// later moves and deeper nodes, less at PV nodes, more at expected cut nodes, less for
+    /// improving positions, killers, counter-moves and moves with a good history. None for
+    /// captures, checks, moves in check, the first two moves, and on the principal variation
+    /// against a bare king without pawns, where the mating move is often a quiet king move
+    /// that move ordering cannot know (see `is_mate_hunt`).
     #[allow(clippy::too_many_arguments)]
     fn reduction(
         &self,
@@ -529,6 +553,7 @@ impl Worker<'_> {
         }
         let mut r = late_move_reduction(depth, index);
         r -= i32::from(kind.pv);
+        r += CUT_NODE_REDUCTION * i32::from(kind.cut);
         r += i32::from(!node.improving);
         r -= i32::from(order_score >= COUNTER_MOVE);
         if order_score < COUNTER_MOVE {
@@ -550,15 +575,35 @@ impl Worker<'_> {
         first: bool,
         window: &Window,
         ply: usize,
+        cut: bool,
     ) -> i32 {
         let (alpha, beta) = (window.alpha, window.beta);
+        // A child searched at full depth with a null window is expected to do the opposite of
+        // its parent (the parent of a cut node is an all node, and so on down); one searched
+        // reduced is a move the parent expects to fail low, so the child should cut.
         if first {
-            return -self.negamax(child, child_key, new_depth, -beta, -alpha, ply + 1);
+            return -self.search(child, child_key, new_depth, -beta, -alpha, ply + 1, !cut);
         }
         let reduced = new_depth - reduction;
-        let mut s = -self.negamax(child, child_key, reduced, -alpha - 1, -alpha, ply + 1);
+        let mut s = -self.search(
+            child,
+            child_key,
+            reduced,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            reduction > 0 || !cut,
+        );
         if s > alpha && reduction > 0 {
-            s = -self.negamax(child, child_key, new_depth, -alpha - 1, -alpha, ply + 1);
+            s = -self.search(
+                child,
+                child_key,
+                new_depth,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                !cut,
+            );
         }
         if s > alpha && s < beta {
             s = -self.negamax(child, child_key, new_depth, -beta, -alpha, ply + 1);
@@ -609,6 +654,7 @@ impl Worker<'_> {
     /// Searches the node without the hash move `m`, at half depth, in a null window just below
     /// the hash score: if every other move fails low there, `m` alone holds the score and is
     /// extended; if one reaches the window, the node likely has several good moves.
+    #[allow(clippy::too_many_arguments)]
     fn singular(
         &mut self,
         pos: &Chess,
@@ -617,16 +663,18 @@ impl Worker<'_> {
         tt_score: i32,
         depth: i32,
         ply: usize,
+        cut: bool,
     ) -> Singular {
         let singular_beta = tt_score - SINGULAR_MARGIN_PER_PLY * depth;
         self.path.excluded[ply] = Some(m);
-        let score = self.negamax(
+        let score = self.search(
             pos,
             key,
             (depth - 1) / 2,
             singular_beta - 1,
             singular_beta,
             ply,
+            cut,
         );
         self.path.excluded[ply] = None;
         self.path.pv[ply].clear();
@@ -722,6 +770,7 @@ impl Worker<'_> {
         beta: i32,
         static_eval: i32,
         ply: usize,
+        cut: bool,
     ) -> Option<i32> {
         if depth < NULL_MOVE_DEPTH || static_eval < beta || !has_pieces(pos) {
             return None;
@@ -734,13 +783,14 @@ impl Worker<'_> {
         self.path.played[ply] = None;
         self.eval.passed(ply);
         let floor = self.path.keys.push_null(key);
-        let score = -self.negamax(
+        let score = -self.search(
             &passed,
             key,
             depth - 1 - reduction,
             -beta,
             -beta + 1,
             ply + 1,
+            !cut,
         );
         self.path.keys.pop_null(floor);
         if self.budget.stopped || score < beta {
@@ -849,12 +899,14 @@ impl Worker<'_> {
     }
 }
 
-/// What the shallow-depth pruning needs to know of the node and the move.
 /// What kind of node is searched.
 struct NodeKind {
     root: bool,
     /// A principal-variation node: searched with an open window.
     pv: bool,
+    /// An expected cut node: a null-window node its parent expects to fail high (see
+    /// `principal_variation_search`); never a PV node.
+    cut: bool,
     /// Set while testing whether that move is singular: the node is searched without it.
     excluded: Option<Move>,
 }
@@ -887,6 +939,7 @@ struct Searched {
     best_move: Option<Move>,
 }
 
+/// What the shallow-depth pruning needs to know of the node and the move.
 struct Shallow {
     depth: i32,
     /// The move's ordering score: its history, for a quiet move that is not a killer.

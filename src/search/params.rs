@@ -111,6 +111,9 @@ pub const LMR_DEPTH: i32 = 3;
 /// and the most plies it may take off or add.
 pub const HISTORY_PER_PLY: i32 = 8_192;
 pub const HISTORY_PLIES: i32 = 2;
+/// Extra plies of reduction at an expected cut node, where a late quiet move is unlikely to be
+/// the one that matters (the node should fail high on an earlier move).
+pub const CUT_NODE_REDUCTION: i32 = 1;
 
 // History tables.
 

@@ -176,10 +176,14 @@ fn turning_the_limit_off_restores_full_strength() {
 }
 
 /// The fields of an `info` line that do not depend on the clock: depth, score, nodes and pv.
-/// A line the search reports (depth, score, pv), not the `currmove` progress lines a long
-/// search (a loaded machine) adds, whose number depends on the clock.
+/// A line the search reports (depth, score, pv), not the `currmove` progress lines nor the
+/// failed aspiration windows (`lowerbound`, `upperbound`) a long search (a loaded machine)
+/// adds, whose number depends on the clock.
 fn is_search_line(line: &str) -> bool {
-    line.starts_with("info depth") && line.contains(" score ")
+    line.starts_with("info depth")
+        && line.contains(" score ")
+        && !line.contains(" lowerbound")
+        && !line.contains(" upperbound")
 }
 
 fn search_facts(lines: &[String]) -> Vec<String> {

@@ -1,7 +1,7 @@
 //! The command loop: holds the game, the options and the search, and answers each command.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
@@ -32,6 +32,9 @@ struct Running {
     handle: JoinHandle<Searcher>,
     signals: Arc<Signals>,
     waits_for_stop: bool,
+    /// Set by the thread once its `bestmove` is sent: for the GUI the search is over, and the
+    /// thread only hands the searcher back (which a loaded machine may delay).
+    answered: Arc<AtomicBool>,
 }
 
 /// Where the position to search comes from.
@@ -212,7 +215,7 @@ impl Engine {
         if self
             .running
             .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
+            .is_some_and(|r| r.handle.is_finished() || r.answered.load(Ordering::SeqCst))
         {
             self.wait_for_search();
         }
@@ -423,6 +426,8 @@ impl Engine {
         let thread_signals = Arc::clone(&signals);
         let waits_for_stop = limits.waits_for_stop();
         let show_wdl = self.options.show_wdl;
+        let answered = Arc::new(AtomicBool::new(false));
+        let thread_answered = Arc::clone(&answered);
         let spawned = thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
@@ -442,6 +447,7 @@ impl Engine {
                     searcher.tables = tables;
                     searcher.network = network;
                 }
+                thread_answered.store(true, Ordering::SeqCst);
                 searcher
             });
         match spawned {
@@ -450,6 +456,7 @@ impl Engine {
                     handle,
                     signals,
                     waits_for_stop,
+                    answered,
                 })
             }
             Err(e) => {

@@ -303,14 +303,14 @@ fn kernel_speed() {
     }
 }
 
-/// Every net in `nnue/` (the built-in net 6 and net 5 before it, both trained on Threefold's
+/// Every net in `nnue/` (the built-in net 9 and net 6 before it, both trained on Threefold's
 /// self-play; the older nets are in the history, listed in `nnue/NETS.md`) is a valid file of
 /// the documented shape, as wide as its name says, that tells positions apart.
 #[test]
 fn the_committed_nets_load() {
     let nets: [(&[u8], usize); 2] = [
-        (include_bytes!("../nnue/net5-h128.nnue"), 128),
         (include_bytes!("../nnue/net6-h128.nnue"), 128),
+        (include_bytes!("../nnue/net9-h128.nnue"), 128),
     ];
     for (bytes, hidden) in nets {
         let net = Network::from_bytes(bytes).expect("loads");

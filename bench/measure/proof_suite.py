@@ -3,7 +3,8 @@
 
     python3 bench/measure/proof_suite.py [--suite bench/data/perpetuals.jsonl] [--movetime 1000] \
         [--engine target/release/threefold] [--stockfish /usr/games/stockfish] \
-        [--modes bare,history,contempt] [--only ID,ID] [--no-stockfish] [--json out.json]
+        [--modes bare,history,contempt] [--only ID,ID] [--no-stockfish] [--json out.json] \
+        [--nodes N]
 
 For each case of the suite (made by `bench/suites/harvest_perpetuals.py`) both engines search
 `--movetime` ms with one thread and 64 MiB of hash, from the bare FEN (`bare`) and from the game's
@@ -21,6 +22,11 @@ bare FEN, played as a game move: in analysis mode contempt is off).
   (with contempt too: every other move still loses).
 - With contempt, a perpetual passes when the engine's last score is -C (it took the draw though
   a draw costs it C), a false perpetual when it is not.
+
+With `--nodes N` every search (both engines, every mode) is limited to N nodes instead of the
+time: the result no longer depends on the machine or its load, so two builds can be compared on a
+busy machine, and the slowest perpetuals are listed by the nodes they took (the suite's slow tail,
+which moves with every change to the search or the network).
 
 Prints a row per case, then the summary: perpetuals proven within the time, the median time to
 0.00 of each engine (a case never proven counts as slower than any proven one) and their ratio,
@@ -45,7 +51,14 @@ CONTEMPT = 50
 NOT_LOST = -100
 
 
-def run(engine, case, mode, movetime_ms, draw):
+def limit(movetime_ms, nodes):
+    """The search limit: `nodes` when given, else the move time."""
+    if nodes:
+        return chess.engine.Limit(nodes=nodes)
+    return chess.engine.Limit(time=movetime_ms / 1000)
+
+
+def run(engine, case, mode, movetime_ms, draw, nodes=None):
     """Searches one case; returns (settle time in ms or None, last score, best move, nodes at
     the settle time or None)."""
     if mode == 'history':
@@ -59,7 +72,7 @@ def run(engine, case, mode, movetime_ms, draw):
     last = None
     best = None
     # A new game object makes python-chess send `ucinewgame`: every case starts afresh.
-    with engine.analysis(board, chess.engine.Limit(time=movetime_ms / 1000), game=object()) as analysis:
+    with engine.analysis(board, limit(movetime_ms, nodes), game=object()) as analysis:
         for info in analysis:
             if 'score' not in info or info.get('multipv', 1) != 1:
                 continue
@@ -81,11 +94,11 @@ def run(engine, case, mode, movetime_ms, draw):
     return settled, last, best, settled_nodes
 
 
-def play(engine, case, movetime_ms):
+def play(engine, case, movetime_ms, nodes=None):
     """Plays one move from the bare FEN as in a game (python-chess's `analysis` would switch
     `UCI_AnalyseMode` on, and with it contempt off); returns (last score, best move)."""
     board = chess.Board(case['fen'])
-    result = engine.play(board, chess.engine.Limit(time=movetime_ms / 1000), game=object(),
+    result = engine.play(board, limit(movetime_ms, nodes), game=object(),
                          info=chess.engine.INFO_SCORE)
     score = result.info.get('score')
     cp = None if score is None or score.is_mate() else score.pov(board.turn).score()
@@ -120,6 +133,7 @@ def main():
     ap.add_argument('--stockfish', default='/usr/games/stockfish')
     ap.add_argument('--no-stockfish', action='store_true')
     ap.add_argument('--movetime', type=int, default=1000)
+    ap.add_argument('--nodes', type=int, help='a node limit for every search instead of --movetime')
     ap.add_argument('--modes', default='bare,history,contempt')
     ap.add_argument('--only', default='')
     ap.add_argument('--option', action='append', default=[], help='Name=Value for Threefold')
@@ -157,10 +171,10 @@ def main():
         for mode in ('bare', 'history'):
             if mode not in modes:
                 continue
-            t_ms, t_last, t_best, t_nodes = run(tf, case, mode, args.movetime, 0)
+            t_ms, t_last, t_best, t_nodes = run(tf, case, mode, args.movetime, 0, args.nodes)
             s_ms, s_last, s_best = (None, None, None)
             if sf:
-                s_ms, s_last, s_best, _ = run(sf, case, mode, args.movetime, 0)
+                s_ms, s_last, s_best, _ = run(sf, case, mode, args.movetime, 0, args.nodes)
             row[mode] = {'tf_ms': t_ms, 'tf_last': t_last, 'tf_nodes': t_nodes,
                          'sf_ms': s_ms, 'sf_last': s_last}
             if perpetual:
@@ -178,7 +192,7 @@ def main():
         if 'contempt' in modes:
             for c in (CONTEMPT, -CONTEMPT):
                 tf.configure({'Contempt': c})
-                t_last, best = play(tf, case, args.movetime)
+                t_last, best = play(tf, case, args.movetime, args.nodes)
                 if case['kind'] == 'escapable':
                     ok = best in case['drawing_moves']
                 else:
@@ -205,7 +219,8 @@ def main():
         tf_nodes = median_ms([r[mode]['tf_nodes'] for r in perpetuals], 10**9)
         proven = sum(t is not None for t in tf_times)
         failed |= proven < len(perpetuals)
-        summary = (f'{mode}: perpetuals proven within {args.movetime} ms: Threefold '
+        budget = f'{args.nodes} nodes' if args.nodes else f'{args.movetime} ms'
+        summary = (f'{mode}: perpetuals proven within {budget}: Threefold '
                    f'{proven}/{len(perpetuals)}')
         if sf:
             sf_med = median_ms(sf_times, args.movetime)
@@ -218,6 +233,10 @@ def main():
             summary += f'; median time to 0.00: Threefold {fmt(tf_med)} ms'
         summary += f', Threefold median nodes to 0.00: {fmt(tf_nodes)}'
         print(summary)
+        slowest = sorted(perpetuals, key=lambda r: float('inf') if r[mode]['tf_nodes'] is None
+                         else r[mode]['tf_nodes'], reverse=True)[:5]
+        print(f'{mode}: slowest for Threefold (nodes to 0.00): '
+              + ', '.join(f"{r['id']} {fmt(r[mode]['tf_nodes'])}" for r in slowest))
         shown = sum(r[mode]['tf_last'] == 0 for r in falses)
         failed |= shown > 0
         line = f'{mode}: false perpetuals shown as 0.00: Threefold {shown}/{len(falses)}'

@@ -35,6 +35,7 @@ shows a false perpetual as a draw. Needs `pip install chess`.
 """
 import argparse
 import json
+import math
 import os
 import statistics
 import sys
@@ -118,12 +119,18 @@ def holds(case, last, best):
     return best in case['drawing_moves'] and last is not None and last > NOT_LOST
 
 
-def median_ms(times, limit):
-    """The median with unproven cases counted as slower than every proven one."""
-    if not times:
+def unproven_last(value):
+    """A time or node count for sorting: a case never proven (None) after every proven one."""
+    return math.inf if value is None else value
+
+
+def median_proven(values):
+    """The median time or node count, a case never proven counting as slower than every proven
+    one; None when that median is itself an unproven case."""
+    if not values:
         return None
-    value = statistics.median([limit * 10 if t is None else t for t in times])
-    return None if value >= limit * 10 else value
+    value = statistics.median([unproven_last(v) for v in values])
+    return None if value == math.inf else value
 
 
 def main():
@@ -215,15 +222,15 @@ def main():
             continue
         tf_times = [r[mode]['tf_ms'] for r in perpetuals]
         sf_times = [r[mode]['sf_ms'] for r in perpetuals]
-        tf_med = median_ms(tf_times, args.movetime)
-        tf_nodes = median_ms([r[mode]['tf_nodes'] for r in perpetuals], 10**9)
+        tf_med = median_proven(tf_times)
+        tf_nodes = median_proven([r[mode]['tf_nodes'] for r in perpetuals])
         proven = sum(t is not None for t in tf_times)
         failed |= proven < len(perpetuals)
         budget = f'{args.nodes} nodes' if args.nodes else f'{args.movetime} ms'
         summary = (f'{mode}: perpetuals proven within {budget}: Threefold '
                    f'{proven}/{len(perpetuals)}')
         if sf:
-            sf_med = median_ms(sf_times, args.movetime)
+            sf_med = median_proven(sf_times)
             sf_proven = sum(t is not None for t in sf_times)
             ratio = (f'{tf_med / max(sf_med, 1):.2f}' if tf_med is not None and sf_med is not None
                      else 'n/a')
@@ -233,8 +240,8 @@ def main():
             summary += f'; median time to 0.00: Threefold {fmt(tf_med)} ms'
         summary += f', Threefold median nodes to 0.00: {fmt(tf_nodes)}'
         print(summary)
-        slowest = sorted(perpetuals, key=lambda r: float('inf') if r[mode]['tf_nodes'] is None
-                         else r[mode]['tf_nodes'], reverse=True)[:5]
+        slowest = sorted(perpetuals, key=lambda r: unproven_last(r[mode]['tf_nodes']),
+                         reverse=True)[:5]
         print(f'{mode}: slowest for Threefold (nodes to 0.00): '
               + ', '.join(f"{r['id']} {fmt(r[mode]['tf_nodes'])}" for r in slowest))
         shown = sum(r[mode]['tf_last'] == 0 for r in falses)

@@ -32,7 +32,7 @@ struct Running {
     handle: JoinHandle<Searcher>,
     signals: Arc<Signals>,
     waits_for_stop: bool,
-    /// Set by the thread once its `bestmove` is sent: for the GUI the search is over, and the
+    /// Set by the thread as its `bestmove` goes out: for the GUI the search is over, and the
     /// thread only hands the searcher back (which a loaded machine may delay).
     answered: Arc<AtomicBool>,
 }
@@ -433,12 +433,20 @@ impl Engine {
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    search_and_answer(&mut searcher, &game, &limits, &thread_signals, show_wdl);
+                    search_and_answer(
+                        &mut searcher,
+                        &game,
+                        &limits,
+                        &thread_signals,
+                        &thread_answered,
+                        show_wdl,
+                    );
                 }));
                 if outcome.is_err() {
                     // Never leave the GUI waiting: answer with some legal move, and start afresh.
                     error("internal error in the search; answering with a legal move");
                     let fallback = game.position().legal_moves().first().copied();
+                    thread_answered.store(true, Ordering::SeqCst);
                     send(&bestmove_line(fallback, None, game.castling_mode()));
                     let hash_mib = searcher.tt.size_mib().max(1);
                     let tables = searcher.tables.take();
@@ -602,11 +610,15 @@ fn report_best_line(game: &Game, result: &SearchResult) {
 }
 
 /// Runs on the search thread: searches, waits if `go infinite`/`ponder` asks it to, answers.
+/// `answered` is set just before `bestmove` goes out, so that a command the GUI sends on reading
+/// it (a `setoption` that needs the idle searcher) finds the search over and waits for the
+/// thread to hand the searcher back, rather than being put off as if the search still ran.
 fn search_and_answer(
     searcher: &mut Searcher,
     game: &Game,
     limits: &Limits,
     signals: &Signals,
+    answered: &AtomicBool,
     show_wdl: bool,
 ) {
     let mode = game.castling_mode();
@@ -639,6 +651,7 @@ fn search_and_answer(
     {
         thread::sleep(Duration::from_millis(1));
     }
+    answered.store(true, Ordering::SeqCst);
     send(&bestmove_line(result.best, result.ponder, mode));
 }
 

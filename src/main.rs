@@ -1,12 +1,14 @@
 //! Threefold's command line (clap): no argument runs the UCI engine; `bench [depth]` and
 //! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games;
 //! `analyse` annotates them with the engine's verdicts;
-//! `tune` generates training positions and fits the evaluation weights to them; `datagen`
+//! `tune` generates training positions and fits the evaluation weights to them; `spsa` prints a
+//! tuning build's search numbers as OpenBench's SPSA input; `datagen`
 //! generates NNUE training data and `train` trains a network on it. A first argument that is no subcommand but a UCI command makes
 //! every argument one command, run in order (OpenBench: `threefold "genfens 10 seed 1 book None"
 //! quit`). A new subcommand is a variant of [`Subcommand`] and an arm in [`main`].
 
 use std::ffi::OsString;
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
@@ -59,6 +61,9 @@ enum Subcommand {
         #[command(subcommand)]
         command: tune::command::Command,
     },
+    /// Prints the tunable search numbers as OpenBench's SPSA input, one 'name, int, value, min,
+    /// max, c_end, r_end' line each (a tuning build: cargo build --release --features tune)
+    Spsa,
     /// Generates NNUE training data by self-play, reports on it, converts PGN games to it
     Datagen(datagen::command::Args),
     /// Trains an NNUE network on datagen files and writes it quantised
@@ -96,6 +101,7 @@ fn main() -> ExitCode {
         Some(Subcommand::Arbiter(args)) => arbiter::command::run(args),
         Some(Subcommand::Analyse(args)) => analyse::command::run(args),
         Some(Subcommand::Tune { command }) => usage_result("tune", tune::command::run(command)),
+        Some(Subcommand::Spsa) => run_spsa(),
         Some(Subcommand::Datagen(args)) => usage_result("datagen", datagen::command::run(args)),
         Some(Subcommand::Train(args)) => usage_result("train", train::command::run(args)),
     }
@@ -135,6 +141,26 @@ fn usage_result(name: &str, result: Result<(), String>) -> ExitCode {
 fn run_bench(depth: u32) -> ExitCode {
     let result = bench::run(depth, default_network(), &mut |line| send(&line));
     send(&format!("{} nodes {} nps", result.nodes, result.nps));
+    ExitCode::SUCCESS
+}
+
+/// The SPSA input of a tuning build; a normal build has no options for it to name.
+fn run_spsa() -> ExitCode {
+    use threefold::search::params::{TUNABLES, TUNING};
+    if !TUNING {
+        eprintln!(
+            "threefold spsa: this build has no tunable options; build one with \
+             cargo build --release --features tune"
+        );
+        return ExitCode::from(2);
+    }
+    let mut out = std::io::stdout().lock();
+    for tunable in &TUNABLES {
+        // A closed pipe (`threefold spsa | head`) ends the listing, not the process with a panic.
+        if writeln!(out, "{}", tunable.openbench_line()).is_err() {
+            break;
+        }
+    }
     ExitCode::SUCCESS
 }
 

@@ -76,7 +76,7 @@ fn version_names_the_crate_version_and_the_commit() {
 fn help_lists_every_subcommand_and_each_has_its_own_help() {
     let names = subcommands();
     for expected in [
-        "bench", "perft", "arbiter", "analyse", "tune", "datagen", "train", "help",
+        "bench", "perft", "arbiter", "analyse", "tune", "spsa", "datagen", "train", "help",
     ] {
         assert!(names.iter().any(|n| n == expected), "{names:?}");
     }
@@ -103,6 +103,32 @@ fn help_lists_every_subcommand_and_each_has_its_own_help() {
         let (code, stdout, stderr) = threefold(args);
         assert_eq!(code, 0, "{args:?}: {stderr}");
         assert!(stdout.contains("Usage: threefold tune"), "{stdout}");
+    }
+}
+
+/// `spsa` lists a tuning build's options as OpenBench's SPSA input; a normal build, which has
+/// no such options, says how to build one and exits 2 (an empty list would start a tune of
+/// nothing).
+#[test]
+fn spsa_lists_the_tunable_options_or_says_how_to_get_them() {
+    let (code, stdout, stderr) = threefold(&["spsa"]);
+    if threefold::search::params::TUNING {
+        assert_eq!(code, 0, "{stderr}");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), threefold::search::params::TUNABLES.len());
+        assert!(
+            lines.iter().all(|l| l.split(", ").nth(1) == Some("int")),
+            "{stdout}"
+        );
+        let mut session = Uci::start();
+        session.send("uci");
+        let announced = session.read_until(Duration::from_secs(5), |l| l == "uciok");
+        let option = "option name history_per_ply type spin default 8192 min 2048 max 16384";
+        assert!(announced.iter().any(|l| l == option), "{announced:?}");
+    } else {
+        assert_eq!(code, 2);
+        assert!(stdout.is_empty(), "{stdout}");
+        assert!(stderr.contains("--features tune"), "{stderr}");
     }
 }
 

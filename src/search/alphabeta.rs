@@ -12,15 +12,7 @@ use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
 use super::Report;
 use super::ordering::{COUNTER_MOVE, Lineage, capture_score, material_gain, pick_next, piece_to};
-use super::params::{
-    CURRMOVE_AFTER, CUT_NODE_REDUCTION, DELTA_MARGIN, FUTILITY_MARGIN, FUTILITY_PER_DEPTH,
-    HISTORY_PER_PLY, HISTORY_PLIES, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_PER_DEPTH, IIR_DEPTH,
-    LMR_BASE, LMR_DEPTH, LMR_DIVISOR, NULL_MOVE_DEPTH, NULL_MOVE_DEPTH_PER_PLY,
-    NULL_MOVE_EVAL_PER_PLY, NULL_MOVE_EVAL_PLIES, NULL_MOVE_REDUCTION, QS_HASH_MOVE, RAZOR_DEPTH,
-    RAZOR_MARGIN, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_FEW_MOVES, REVERSE_FUTILITY_MARGIN,
-    SEE_CAPTURE_PER_DEPTH, SEE_QUIET_PER_DEPTH_SQUARED, SHALLOW_DEPTH, SINGULAR_DEPTH,
-    SINGULAR_ENTRY_DEPTH_SLACK, SINGULAR_MARGIN_PER_PLY,
-};
+use super::params::{self, CURRMOVE_AFTER, QS_HASH_MOVE, REVERSE_FUTILITY_FEW_MOVES};
 use super::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, from_table, is_mate, mated_in, to_table};
 use super::see;
 use super::tablebase::{Outcome, TB_WIN};
@@ -174,7 +166,7 @@ impl Worker<'_> {
         let node = self.evaluate_node(pos, entry, depth, ply, &kind);
         // Internal iterative reduction: with no hash move the node was not searched before (or
         // not usefully); search it a ply shallower rather than spend full depth on a guess.
-        if node.hash_move == 0 && depth >= IIR_DEPTH {
+        if node.hash_move == 0 && depth >= params::iir_depth() {
             depth -= 1;
         }
         if !kind.pv
@@ -314,8 +306,8 @@ impl Worker<'_> {
             .filter(|e| {
                 !kind.root
                     && kind.excluded.is_none()
-                    && depth >= SINGULAR_DEPTH
-                    && e.depth >= depth - SINGULAR_ENTRY_DEPTH_SLACK
+                    && depth >= params::singular_depth()
+                    && e.depth >= depth - params::singular_entry_depth_slack()
                     && e.bound != Bound::Upper
                     // A draw that rests on the path is no measure for the other moves.
                     && !e.this_search
@@ -348,7 +340,7 @@ impl Worker<'_> {
     ) -> Option<i32> {
         let (alpha, beta, eval) = (window.alpha, window.beta, node.eval);
         // Razoring: hopelessly below alpha near the leaves, see if a capture saves it.
-        if depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
+        if depth <= params::razor_depth() && eval + params::razor_margin() * depth <= alpha {
             let score = self.quiescence(pos, key, alpha, alpha + 1, ply);
             if score <= alpha {
                 return Some(score.max(window.draw_floor));
@@ -362,8 +354,8 @@ impl Worker<'_> {
         // not 3), and neither side may have a bare king, whose evaluation cannot tell a
         // mating net from a safe square (see `has_bare_king`).
         // The plain test comes first, so the rest is looked at only where it passes.
-        let margin = REVERSE_FUTILITY_MARGIN * (depth - i32::from(node.improving));
-        if depth <= REVERSE_FUTILITY_DEPTH
+        let margin = params::reverse_futility_margin() * (depth - i32::from(node.improving));
+        if depth <= params::reverse_futility_depth()
             && !is_mate(beta)
             && eval - margin >= beta
             && eval - margin - see::threatened_material(pos) >= beta
@@ -542,7 +534,7 @@ impl Worker<'_> {
         node: &NodeEval,
         kind: &NodeKind,
     ) -> i32 {
-        if depth < LMR_DEPTH
+        if depth < params::lmr_depth()
             || index < 2
             || !quiet
             || node.in_check
@@ -553,11 +545,12 @@ impl Worker<'_> {
         }
         let mut r = late_move_reduction(depth, index);
         r -= i32::from(kind.pv);
-        r += CUT_NODE_REDUCTION * i32::from(kind.cut);
+        r += params::cut_node_reduction() * i32::from(kind.cut);
         r += i32::from(!node.improving);
         r -= i32::from(order_score >= COUNTER_MOVE);
         if order_score < COUNTER_MOVE {
-            r -= (order_score / HISTORY_PER_PLY).clamp(-HISTORY_PLIES, HISTORY_PLIES);
+            r -= (order_score / params::history_per_ply())
+                .clamp(-params::history_plies(), params::history_plies());
         }
         r.min(new_depth - 1).max(0)
     }
@@ -665,7 +658,7 @@ impl Worker<'_> {
         ply: usize,
         cut: bool,
     ) -> Singular {
-        let singular_beta = tt_score - SINGULAR_MARGIN_PER_PLY * depth;
+        let singular_beta = tt_score - params::singular_margin_per_ply() * depth;
         self.path.excluded[ply] = Some(m);
         let score = self.search(
             pos,
@@ -710,7 +703,7 @@ impl Worker<'_> {
         quiets_tried: usize,
         node: &Shallow,
     ) -> bool {
-        if node.depth > SHALLOW_DEPTH || node.in_check || node.gives_check {
+        if node.depth > params::shallow_depth() || node.in_check || node.gives_check {
             return false;
         }
         let depth = node.depth;
@@ -719,17 +712,25 @@ impl Worker<'_> {
             if quiets_tried as i32 >= enough {
                 return true;
             }
-            if node.eval + FUTILITY_MARGIN + FUTILITY_PER_DEPTH * depth <= node.alpha {
+            if node.eval + params::futility_margin() + params::futility_per_depth() * depth
+                <= node.alpha
+            {
                 return true;
             }
             // History pruning: a quiet move that has failed here often (a killer or the
             // counter-move scores above any history).
-            if depth <= HISTORY_PRUNE_DEPTH && node.order_score < -HISTORY_PRUNE_PER_DEPTH * depth {
+            if depth <= params::history_prune_depth()
+                && node.order_score < -params::history_prune_per_depth() * depth
+            {
                 return true;
             }
-            !see::wins_at_least(pos, m, -SEE_QUIET_PER_DEPTH_SQUARED * depth * depth)
+            !see::wins_at_least(
+                pos,
+                m,
+                -params::see_quiet_per_depth_squared() * depth * depth,
+            )
         } else {
-            !see::wins_at_least(pos, m, -SEE_CAPTURE_PER_DEPTH * depth)
+            !see::wins_at_least(pos, m, -params::see_capture_per_depth() * depth)
         }
     }
 
@@ -772,14 +773,15 @@ impl Worker<'_> {
         ply: usize,
         cut: bool,
     ) -> Option<i32> {
-        if depth < NULL_MOVE_DEPTH || static_eval < beta || !has_pieces(pos) {
+        if depth < params::null_move_depth() || static_eval < beta || !has_pieces(pos) {
             return None;
         }
         let passed = pos.clone().swap_turn().ok()?;
         let key = position_key(&passed);
-        let reduction = NULL_MOVE_REDUCTION
-            + depth / NULL_MOVE_DEPTH_PER_PLY
-            + ((static_eval - beta) / NULL_MOVE_EVAL_PER_PLY).min(NULL_MOVE_EVAL_PLIES);
+        let reduction = params::null_move_reduction()
+            + depth / params::null_move_depth_per_ply()
+            + ((static_eval - beta) / params::null_move_eval_per_ply())
+                .min(params::null_move_eval_plies());
         self.path.played[ply] = None;
         self.eval.passed(ply);
         let floor = self.path.keys.push_null(key);
@@ -854,7 +856,7 @@ impl Worker<'_> {
             index += 1;
             if !in_check
                 && m.promotion().is_none()
-                && (stand_pat + material_gain(m) + DELTA_MARGIN <= alpha
+                && (stand_pat + material_gain(m) + params::delta_margin() <= alpha
                     || !see::wins_at_least(pos, m, 0))
             {
                 continue;
@@ -983,19 +985,35 @@ fn refined_eval(static_eval: i32, entry: Option<Entry>, ply: usize) -> i32 {
 }
 
 /// The base late-move reduction in plies for the `index`-th move at `depth`: it grows with the
-/// logarithms of both, so late moves at high depth lose most.
+/// logarithms of both, so late moves at high depth lose most. A normal build reads it from a
+/// table made once; a tuning build works it out each time, as its parameters may change.
 fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    let (depth, index) = ((depth.max(0) as usize).min(63), index.min(63));
+    if params::TUNING {
+        return reduction_formula(depth, index);
+    }
     static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR) as u8;
+        for (d, row) in t.iter_mut().enumerate() {
+            for (i, r) in row.iter_mut().enumerate() {
+                *r = reduction_formula(d, i) as u8;
             }
         }
         t
     });
-    i32::from(table[(depth as usize).min(63)][index.min(63)])
+    i32::from(table[depth][index])
+}
+
+/// `lmr_base + ln(depth) * ln(index) / lmr_divisor` plies, rounded down (0 for a depth or index
+/// of 0).
+fn reduction_formula(depth: usize, index: usize) -> i32 {
+    if depth == 0 || index == 0 {
+        return 0;
+    }
+    let base = f64::from(params::lmr_base_percent()) / 100.0;
+    let divisor = f64::from(params::lmr_divisor_percent()) / 100.0;
+    (base + (depth as f64).ln() * (index as f64).ln() / divisor) as i32
 }
 
 /// The side to move's pieces other than pawns and king.

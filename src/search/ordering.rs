@@ -7,7 +7,7 @@
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
-use super::params::{CAPTURE_HISTORY_PER_ORDER, HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH};
+use super::params;
 use super::score::MAX_PLY;
 use super::see;
 use super::tt::pack_move;
@@ -80,9 +80,9 @@ fn capture_index(color: Color, m: Move) -> usize {
 }
 
 /// How far one cutoff at `depth` moves a history entry: it grows with the square of the depth,
-/// so that deep cutoffs teach more, up to `HISTORY_BONUS_MAX`.
+/// so that deep cutoffs teach more, up to `params::history_bonus_max()`.
 fn history_bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS_PER_DEPTH * depth * (depth + 2)).min(HISTORY_BONUS_MAX)
+    (params::history_bonus_per_depth() * depth * (depth + 2)).min(params::history_bonus_max())
 }
 
 fn history_index(color: Color, m: Move) -> usize {
@@ -193,7 +193,8 @@ impl Heuristics {
                 } else if let Some(victim) = m.capture() {
                     let mvv_lva = order_value(victim) * 8 - order_value(m.role()) / 10;
                     let within_group = mvv_lva
-                        + self.captures[capture_index(color, m)] / CAPTURE_HISTORY_PER_ORDER;
+                        + self.captures[capture_index(color, m)]
+                            / params::capture_history_per_order();
                     if see::wins_at_least(pos, m, 0) {
                         GOOD_CAPTURE + within_group
                     } else {

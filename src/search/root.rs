@@ -12,7 +12,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::limits::Limits;
 use super::line::{self, LineEnd};
-use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, BOUND_REPORT_AFTER};
+use super::params::{self, ASPIRATION_DEPTH, BOUND_REPORT_AFTER};
 use super::score::{INFINITE, is_mate};
 use super::tt::{self, TranspositionTable};
 use super::worker::Worker;
@@ -214,7 +214,7 @@ pub(super) fn aspiration_search(
     guess: Option<i32>,
     on_bound: &mut dyn FnMut(&mut Worker, i32, bool),
 ) -> i32 {
-    let mut delta = ASPIRATION_WINDOW;
+    let mut delta = params::aspiration_window();
     let (mut alpha, mut beta) = match guess.filter(|&g| !is_mate(g)) {
         Some(guess) => (
             (guess - delta).max(-INFINITE),

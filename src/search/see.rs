@@ -5,11 +5,7 @@
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
-use super::params::piece_value;
-
-fn value(role: Role) -> i32 {
-    piece_value(role).exchange
-}
+use super::params::exchange_value as value;
 
 /// True when `m` wins at least `threshold` centipawns of material once the exchange on its
 /// target square is played out (a negative threshold asks whether it loses at most that much).

@@ -6,12 +6,16 @@
 //!
 //! Adding an option: a field in [`Options`] (and its default), a row in [`OPTIONS`], and, if the
 //! search reads it, a line in [`Options::settings`].
+//!
+//! A tuning build (`--features tune`) has one more spin option for each tunable search number,
+//! declared where the number is (`search::params`), and set there ([`Kind::Param`]).
 
 use shakmaty::CastlingMode;
 use vampirc_uci::UciOptionConfig;
 
 use crate::eval::nnue::USE_NNUE_BY_DEFAULT;
 use crate::search::Settings;
+use crate::search::params::{self, TUNABLES};
 use crate::search::strength::{self, Strength};
 
 /// Current option values.
@@ -129,6 +133,9 @@ pub enum Kind {
     },
     /// No value: pressing it acts (see [`Effect`]).
     Button,
+    /// A tunable search number of a tuning build: an integer in its range, held in
+    /// `params::VALUES` at `index` (the row of `params::TUNABLES`), not in [`Options`].
+    Param { index: usize },
 }
 
 /// When and on what a change acts.
@@ -333,9 +340,30 @@ fn more_threads_than_cores(options: &Options) -> Option<String> {
     })
 }
 
+/// The options of a tuning build's search numbers, in the order of `params::TUNABLES` (none in
+/// a normal build).
+pub fn param_options() -> &'static [Descriptor] {
+    static PARAMS: std::sync::LazyLock<Vec<Descriptor>> = std::sync::LazyLock::new(|| {
+        (0..TUNABLES.len())
+            .map(|index| Descriptor {
+                name: TUNABLES[index].name,
+                kind: Kind::Param { index },
+                effect: Effect::Setting,
+                remark: None,
+            })
+            .collect()
+    });
+    if params::TUNING { &PARAMS } else { &[] }
+}
+
+/// Every option of this build: [`OPTIONS`], then [`param_options`].
+pub fn all() -> impl Iterator<Item = &'static Descriptor> {
+    OPTIONS.iter().chain(param_options())
+}
+
 /// The option called `name` (UCI names are case-insensitive).
 pub fn find(name: &str) -> Option<&'static Descriptor> {
-    OPTIONS.iter().find(|d| d.name.eq_ignore_ascii_case(name))
+    all().find(|d| d.name.eq_ignore_ascii_case(name))
 }
 
 /// A checked `setoption` value.
@@ -376,6 +404,12 @@ impl Change {
             (Kind::Spin { set, .. }, Value::Int(v)) => set(options, *v),
             (Kind::Check { set, .. }, Value::Bool(v)) => set(options, *v),
             (Kind::Text { set, .. }, Value::Text(v)) => set(options, v.clone()),
+            (Kind::Param { index }, Value::Int(v)) => {
+                // parse_change has checked the range.
+                if let Err(e) = params::VALUES.set(index, *v) {
+                    return Some(e.to_string());
+                }
+            }
             _ => {}
         }
         self.option.remark.and_then(|remark| remark(options))
@@ -400,8 +434,7 @@ impl Change {
 
 /// The `option ...` lines of the `uci` answer, with the values of `defaults`.
 pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
-    OPTIONS
-        .iter()
+    all()
         .map(|d| {
             let name = d.name.to_owned();
             match d.kind {
@@ -423,6 +456,12 @@ pub fn announce(defaults: &Options) -> Vec<UciOptionConfig> {
                     }),
                 },
                 Kind::Button => UciOptionConfig::Button { name },
+                Kind::Param { index } => UciOptionConfig::Spin {
+                    name,
+                    default: Some(i64::from(TUNABLES[index].default)),
+                    min: Some(i64::from(TUNABLES[index].min)),
+                    max: Some(i64::from(TUNABLES[index].max)),
+                },
             }
         })
         .collect()
@@ -443,28 +482,15 @@ pub fn parse_change(name: &str, value: Option<&str>, current: &Options) -> Resul
             get,
             ..
         } => {
-            let keep = get(current);
-            match text.parse::<i64>() {
-                Ok(v) if (min..=max).contains(&v) => Value::Int(v),
-                Ok(v) if clamp => {
-                    let taken = v.clamp(min, max);
-                    note = Some(format!(
-                        "{name} {v} is outside {min}..{max}; playing at {taken}"
-                    ));
-                    Value::Int(taken)
-                }
-                _ if text.is_empty() => {
-                    return Err(format!(
-                        "option '{name}' needs a value from {min} to {max}; keeping {keep}"
-                    ));
-                }
-                _ => {
-                    return Err(format!(
-                        "option '{name}' must be an integer from {min} to {max}, got '{text}'; \
-                         keeping {keep}"
-                    ));
-                }
-            }
+            let (v, clamped) = parse_int(name, text, (min, max), clamp, get(current))?;
+            note = clamped;
+            Value::Int(v)
+        }
+        Kind::Param { index } => {
+            let t = &TUNABLES[index];
+            let range = (i64::from(t.min), i64::from(t.max));
+            let keep = params::VALUES.get(index);
+            Value::Int(parse_int(name, text, range, false, i64::from(keep))?.0)
         }
         Kind::Check { get, .. } => match text.to_ascii_lowercase().as_str() {
             "true" => Value::Bool(true),
@@ -489,6 +515,31 @@ pub fn parse_change(name: &str, value: Option<&str>, current: &Options) -> Resul
     })
 }
 
+/// A spin option's value: `text` as an integer in `min..=max`, or with `clamp` any integer
+/// moved into the range (with a note saying so); the error names the value kept, `keep`.
+fn parse_int(
+    name: &str,
+    text: &str,
+    (min, max): (i64, i64),
+    clamp: bool,
+    keep: i64,
+) -> Result<(i64, Option<String>), String> {
+    match text.parse::<i64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok((v, None)),
+        Ok(v) if clamp => {
+            let taken = v.clamp(min, max);
+            let note = format!("{name} {v} is outside {min}..{max}; playing at {taken}");
+            Ok((taken, Some(note)))
+        }
+        _ if text.is_empty() => Err(format!(
+            "option '{name}' needs a value from {min} to {max}; keeping {keep}"
+        )),
+        _ => Err(format!(
+            "option '{name}' must be an integer from {min} to {max}, got '{text}'; keeping {keep}"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -503,7 +554,28 @@ mod tests {
                 assert!((min..=max).contains(&get(&defaults)), "{}", d.name);
             }
         }
-        assert_eq!(announce(&defaults).len(), OPTIONS.len());
+        assert_eq!(announce(&defaults).len(), all().count());
+    }
+
+    #[test]
+    fn search_numbers_are_options_only_in_a_tuning_build() {
+        let options = Options::default();
+        let announced = announce(&options);
+        let names: Vec<String> = announced.iter().map(|a| format!("{a:?}")).collect();
+        let mentions_rfp = names.iter().any(|n| n.contains("reverse_futility_margin"));
+        assert_eq!(mentions_rfp, params::TUNING);
+        assert_eq!(
+            param_options().len(),
+            if params::TUNING { TUNABLES.len() } else { 0 }
+        );
+        let change = parse_change("reverse_futility_margin", Some("100"), &options);
+        if params::TUNING {
+            assert_eq!(change.expect("a tunable number").value, Value::Int(100));
+            let refused = parse_change("reverse_futility_margin", Some("1000"), &options);
+            assert!(refused.is_err_and(|e| e.contains("from 40 to 160")));
+        } else {
+            assert!(change.is_err_and(|e| e.contains("unknown option")));
+        }
     }
 
     #[test]

@@ -84,12 +84,24 @@ def check_engine(state, params):
                      f'{(p["min"], p["max"])}: not the build this tune was started with')
 
 
+def dumps(state):
+    """The state as JSON with one line a field, a parameter or an iteration (small diffs when
+    the file is kept in git)."""
+    fields = []
+    for key, value in state.items():
+        if isinstance(value, list) and value:
+            rows = ',\n'.join(f'  {json.dumps(v)}' for v in value)
+            fields.append(f' {json.dumps(key)}: [\n{rows}\n ]')
+        else:
+            fields.append(f' {json.dumps(key)}: {json.dumps(value)}')
+    return '{\n' + ',\n'.join(fields) + '\n}\n'
+
+
 def save(state, path):
     """Writes the state atomically: a crash mid-write leaves the previous state whole."""
     folder = os.path.dirname(os.path.abspath(path))
     with tempfile.NamedTemporaryFile('w', dir=folder, delete=False, suffix='.tmp') as f:
-        json.dump(state, f, indent=1)
-        f.write('\n')
+        f.write(dumps(state))
     os.replace(f.name, path)
 
 

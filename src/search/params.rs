@@ -6,7 +6,7 @@
 //! normal build the function returns the number written here, a constant the compiler folds
 //! in. In a tuning build (`cargo build --release --features tune`, see [`TUNING`]) it reads the
 //! value a UCI option of the same name has set, and `threefold spsa` prints every row as
-//! OpenBench's SPSA input (`bench/spsa.py` runs such a tune on one machine). The rest (timing,
+//! OpenBench's SPSA input (`bench/tuning/spsa.py` runs such a tune on one machine). The rest (timing,
 //! counts that make a rule, the piece values of ordering and of the win/draw/loss model) are
 //! plain constants.
 //!

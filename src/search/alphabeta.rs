@@ -708,7 +708,8 @@ impl Worker<'_> {
         }
         let depth = node.depth;
         if quiet {
-            let enough = (3 + depth * depth) / (2 - i32::from(node.improving));
+            let enough =
+                (params::late_move_count() + depth * depth) / (2 - i32::from(node.improving));
             if quiets_tried as i32 >= enough {
                 return true;
             }

@@ -6,9 +6,9 @@
 //! normal build the function returns the number written here, a constant the compiler folds
 //! in. In a tuning build (`cargo build --release --features tune`, see [`TUNING`]) it reads the
 //! value a UCI option of the same name has set, and `threefold spsa` prints every row as
-//! OpenBench's SPSA input (`bench/tuning/spsa.py` runs such a tune on one machine). The rest (timing,
-//! counts that make a rule, the piece values of ordering and of the win/draw/loss model) are
-//! plain constants.
+//! OpenBench's SPSA input (`bench/tuning/spsa.py` runs such a tune on one machine). The rest
+//! (timing, counts that make a rule, the piece values of ordering and of the win/draw/loss
+//! model) are plain constants.
 //!
 //! Naming legend:
 //! - `*_depth`: a remaining depth in plies (the deepest or shallowest a rule applies at);
@@ -127,8 +127,6 @@ impl Tunable {
 /// Why a tunable number was not set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParamError {
-    /// No tunable number has this name.
-    Unknown(String),
     /// The value lies outside the number's range.
     OutOfRange {
         name: &'static str,
@@ -141,7 +139,6 @@ pub enum ParamError {
 impl std::fmt::Display for ParamError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ParamError::Unknown(name) => write!(f, "no tunable search parameter is named '{name}'"),
             ParamError::OutOfRange {
                 name,
                 value,
@@ -170,12 +167,6 @@ impl Values {
         self.0[index].load(Ordering::Relaxed)
     }
 
-    /// The value of the number called `name`, None if there is none (case-insensitive, as UCI
-    /// option names).
-    pub fn get_by_name(&self, name: &str) -> Option<i32> {
-        tunable_index(name).map(|i| self.get(i))
-    }
-
     /// Sets the number at `index` in [`TUNABLES`], refusing a value outside its range.
     pub fn set(&self, index: usize, value: i64) -> Result<(), ParamError> {
         let t = &TUNABLES[index];
@@ -190,12 +181,6 @@ impl Values {
             })?;
         self.0[index].store(taken, Ordering::Relaxed);
         Ok(())
-    }
-
-    /// Sets the number called `name` (case-insensitive).
-    pub fn set_by_name(&self, name: &str, value: i64) -> Result<(), ParamError> {
-        let index = tunable_index(name).ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
-        self.set(index, value)
     }
 }
 
@@ -405,9 +390,12 @@ mod tests {
         let values = Values::new();
         let index = tunable_index("Futility_Margin").expect("case-insensitive");
         assert_eq!(values.get(index), 100);
-        assert_eq!(values.set_by_name("futility_margin", 120), Ok(()));
-        assert_eq!(values.get_by_name("FUTILITY_MARGIN"), Some(120));
-        let refused = values.set_by_name("futility_margin", 251);
+        assert_eq!(values.set(index, 120), Ok(()));
+        assert_eq!(
+            tunable_index("FUTILITY_MARGIN").map(|i| values.get(i)),
+            Some(120)
+        );
+        let refused = values.set(index, 251);
         assert!(matches!(
             refused,
             Err(ParamError::OutOfRange {
@@ -418,10 +406,7 @@ mod tests {
         ));
         assert!(values.set(index, i64::from(i32::MAX) + 1).is_err());
         assert_eq!(values.get(index), 120, "a refused value changes nothing");
-        assert_eq!(
-            values.set_by_name("no_such_margin", 1),
-            Err(ParamError::Unknown("no_such_margin".to_owned()))
-        );
+        assert_eq!(tunable_index("no_such_margin"), None);
         // A store of one's own leaves the search's alone.
         assert_eq!(VALUES.get(index), TUNABLES[index].default);
     }

@@ -455,7 +455,6 @@ impl Engine {
                     searcher.tables = tables;
                     searcher.network = network;
                 }
-                thread_answered.store(true, Ordering::SeqCst);
                 searcher
             });
         match spawned {

@@ -426,6 +426,29 @@ fn verify_checks_a_batch_against_the_row_and_checksums_datagen_printed() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     let manifest_text = manifest_from_stderr(&stderr);
+    // The same command with --games 0 plays nothing and prints the same row and checksums (what
+    // a run that was killed never printed).
+    let (code, _, again) = threefold(&[
+        "datagen",
+        "--out",
+        data.to_str().expect("utf-8"),
+        "--threads",
+        "2",
+        "--seed",
+        "5",
+        "--games",
+        "0",
+        "--nodes",
+        "200",
+        "--opening-nodes",
+        "100",
+    ]);
+    assert_eq!(code, 0, "{again}");
+    assert!(
+        again.contains("0 games and 0 positions this run"),
+        "{again}"
+    );
+    assert_eq!(manifest_from_stderr(&again), manifest_text);
     let manifest = dir.join("DATA.md");
     std::fs::write(&manifest, &manifest_text).expect("manifest written");
 

@@ -186,16 +186,18 @@ def main():
                          'sf_ms': s_ms, 'sf_last': s_last}
             if perpetual:
                 ratio = '' if t_ms is None or not s_ms else f'{t_ms / max(s_ms, 1):.2f}'
-                line += f' {fmt(t_ms):>11} {fmt(s_ms):>11} {ratio:>6}'
+                sf_shown = fmt(s_ms) if sf else '-'
+                line += f' {fmt(t_ms):>11} {sf_shown:>11} {ratio:>6}'
             elif case['kind'] == 'escapable':
                 row[mode]['tf_holds'] = holds(case, t_last, t_best)
                 shown = f"{'ok' if row[mode]['tf_holds'] else 'LOST'} {fmt_cp(t_last)}"
-                sf_shown = ''
+                sf_shown = '-'
                 if sf:
                     sf_shown = f"{'ok' if holds(case, s_last, s_best) else 'LOST'} {fmt_cp(s_last)}"
                 line += f' {shown:>11} {sf_shown:>11} {"":>6}'
             else:
-                line += f" {'ok' if t_last != 0 else 'DRAW':>11} {'ok' if s_last != 0 else 'DRAW':>11} {'':>6}"
+                sf_shown = ('ok' if s_last != 0 else 'DRAW') if sf else '-'
+                line += f" {'ok' if t_last != 0 else 'DRAW':>11} {sf_shown:>11} {'':>6}"
         if 'contempt' in modes:
             for c in (CONTEMPT, -CONTEMPT):
                 tf.configure({'Contempt': c})

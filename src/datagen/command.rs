@@ -80,8 +80,9 @@ pub struct SelfPlay {
     /// Hard node limit a move, at least --nodes [default: ten times --nodes]
     #[arg(long, value_name = "N")]
     pub hard_nodes: Option<u64>,
-    /// Stop after this many games in this run [default: until killed]
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Stop after this many games in this run [default: until killed]; 0 plays none and prints
+    /// the batch's manifest row and checksums (after a run that was killed)
+    #[arg(long, value_parser = clap::value_parser!(u64))]
     pub games: Option<u64>,
     /// Start no game after this many minutes [default: until killed]
     #[arg(long, value_name = "M", value_parser = positive_minutes)]

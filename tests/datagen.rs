@@ -409,40 +409,29 @@ fn verify(dir: &Path, manifest: &Path) -> (i32, String, String) {
 fn verify_checks_a_batch_against_the_row_and_checksums_datagen_printed() {
     let dir = scratch("verify");
     let data = dir.join("data");
-    let (code, _, stderr) = threefold(&[
-        "datagen",
-        "--out",
-        data.to_str().expect("utf-8"),
-        "--threads",
-        "2",
-        "--seed",
-        "5",
-        "--games",
-        "4",
-        "--nodes",
-        "200",
-        "--opening-nodes",
-        "100",
-    ]);
+    let batch = |games: &str| {
+        threefold(&[
+            "datagen",
+            "--out",
+            data.to_str().expect("utf-8"),
+            "--threads",
+            "2",
+            "--seed",
+            "5",
+            "--games",
+            games,
+            "--nodes",
+            "200",
+            "--opening-nodes",
+            "100",
+        ])
+    };
+    let (code, _, stderr) = batch("4");
     assert_eq!(code, 0, "{stderr}");
     let manifest_text = manifest_from_stderr(&stderr);
     // The same command with --games 0 plays nothing and prints the same row and checksums (what
     // a run that was killed never printed).
-    let (code, _, again) = threefold(&[
-        "datagen",
-        "--out",
-        data.to_str().expect("utf-8"),
-        "--threads",
-        "2",
-        "--seed",
-        "5",
-        "--games",
-        "0",
-        "--nodes",
-        "200",
-        "--opening-nodes",
-        "100",
-    ]);
+    let (code, _, again) = batch("0");
     assert_eq!(code, 0, "{again}");
     assert!(
         again.contains("0 games and 0 positions this run"),

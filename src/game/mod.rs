@@ -3,10 +3,12 @@
 //! The UCI `position` command builds a [`Game`]. The search takes from it the keys since the
 //! last irreversible move, so repetitions of positions before the search root are seen.
 
+mod check;
 mod key;
 mod material;
 pub mod rules;
 
+pub use check::gives_check;
 pub use key::{key_after, position_key};
 pub use material::is_dead_by_material;
 pub use rules::{AutomaticEnd, Claims};

@@ -11,7 +11,7 @@
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
 use super::Report;
-use super::ordering::{COUNTER_MOVE, Lineage, capture_score, material_gain, pick_next, piece_to};
+use super::ordering::{COUNTER_MOVE, Lineage, MovePicker, capture_score, material_gain, piece_to};
 use super::params::{self, CURRMOVE_AFTER, QS_HASH_MOVE, REVERSE_FUTILITY_FEW_MOVES};
 use super::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, from_table, is_mate, mated_in, to_table};
 use super::see;
@@ -19,7 +19,7 @@ use super::tablebase::{Outcome, TB_WIN};
 use super::tt::{Bound, Entry, Scope, pack_move};
 use super::worker::Worker;
 use crate::game::rules::{FIFTY_MOVE_HALFMOVES, fifty_moves_complete};
-use crate::game::{is_dead_by_material, key_after, position_key};
+use crate::game::{gives_check, is_dead_by_material, key_after, position_key};
 
 impl Worker<'_> {
     /// Records that the score being computed rests on the path down to key-stack `index`
@@ -177,7 +177,7 @@ impl Worker<'_> {
         {
             return score;
         }
-        let moves: MoveList = if kind.root {
+        let mut moves: MoveList = if kind.root {
             self.root.moves.iter().copied().collect()
         } else {
             pos.legal_moves()
@@ -192,7 +192,7 @@ impl Worker<'_> {
         // The window the moves are searched in, which the stored bound is judged against.
         let (alpha, beta) = (window.alpha, window.beta);
         let searched =
-            match self.search_moves(pos, key, moves, depth, &mut window, &node, ply, &kind) {
+            match self.search_moves(pos, key, &mut moves, depth, &mut window, &node, ply, &kind) {
                 Ok(searched) => searched,
                 Err(score) => return score,
             };
@@ -376,7 +376,7 @@ impl Worker<'_> {
         &mut self,
         pos: &Chess,
         key: u64,
-        mut moves: MoveList,
+        moves: &mut MoveList,
         depth: i32,
         window: &mut Window,
         node: &NodeEval,
@@ -385,9 +385,9 @@ impl Worker<'_> {
     ) -> Result<Searched, i32> {
         let beta = window.beta;
         let lineage = self.lineage(ply, pos.turn());
-        let mut scores = self
+        let mut picker = self
             .heuristics
-            .score_moves(pos, &moves, node.hash_move, &lineage, ply);
+            .order_moves(pos, moves, node.hash_move, &lineage, ply);
         let mut best = Searched {
             score: -INFINITE,
             best_move: None,
@@ -397,8 +397,7 @@ impl Worker<'_> {
         let mut index = 0;
         // Root moves started, for `currmove` reports.
         let mut root_number = 0;
-        while let Some(m) = pick_next(&mut moves, &mut scores, index) {
-            let order_score = scores[index];
+        while let Some((m, order_score)) = picker.next_move() {
             if kind.excluded == Some(m) {
                 index += 1;
                 continue;
@@ -415,15 +414,13 @@ impl Worker<'_> {
                     Singular::Stopped => return Err(0),
                 }
             }
-            let quiet = !m.is_capture() && m.promotion().is_none();
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let gives_check = child.is_check();
+            let quiet = is_quiet(m);
+            let checks = gives_check(pos, m);
             let shallow = Shallow {
                 depth,
                 order_score,
                 in_check: node.in_check,
-                gives_check,
+                gives_check: checks,
                 improving: node.improving,
                 eval: node.eval,
                 alpha: window.alpha,
@@ -435,8 +432,11 @@ impl Worker<'_> {
                 index += 1;
                 continue;
             }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
-            let new_depth = depth - 1 + i32::from(gives_check).max(extension);
+            self.shared.tt.prefetch(child_key);
+            let new_depth = depth - 1 + i32::from(checks).max(extension);
             self.path.played[ply] = Some(m);
             if kind.root {
                 root_number += 1;
@@ -462,7 +462,7 @@ impl Worker<'_> {
                     index,
                     order_score,
                     quiet,
-                    gives_check,
+                    checks,
                     node,
                     kind,
                 )
@@ -708,9 +708,7 @@ impl Worker<'_> {
         }
         let depth = node.depth;
         if quiet {
-            let enough =
-                (params::late_move_count() + depth * depth) / (2 - i32::from(node.improving));
-            if quiets_tried as i32 >= enough {
+            if late_quiets_exhausted(depth, node.improving, quiets_tried) {
                 return true;
             }
             if node.eval + params::futility_margin() + params::futility_per_depth() * depth
@@ -847,14 +845,11 @@ impl Worker<'_> {
             moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         }
         let hash_move = entry.map_or(0, |e| e.packed_move);
-        let mut scores: Vec<i32> = moves
-            .iter()
-            .map(|&m| capture_score(m) + i32::from(pack_move(m) == hash_move) * QS_HASH_MOVE)
-            .collect();
+        let mut picker = MovePicker::new(&mut moves, |m| {
+            capture_score(m) + i32::from(pack_move(m) == hash_move) * QS_HASH_MOVE
+        });
         let mut best_move = None;
-        let mut index = 0;
-        while let Some(m) = pick_next(&mut moves, &mut scores, index) {
-            index += 1;
+        while let Some((m, _)) = picker.next_move() {
             if !in_check
                 && m.promotion().is_none()
                 && (stand_pat + material_gain(m) + params::delta_margin() <= alpha
@@ -865,6 +860,7 @@ impl Worker<'_> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
+            self.shared.tt.prefetch(child_key);
             self.eval.moved(ply, pos, m);
             let score = -self.quiescence(&child, child_key, -beta, -alpha, ply + 1);
             if self.budget.stopped {
@@ -962,6 +958,19 @@ enum Singular {
     /// Another move reaches this score too (a cutoff if it is at least beta).
     MultiCut(i32),
     Stopped,
+}
+
+/// A move that neither captures nor promotes.
+fn is_quiet(m: Move) -> bool {
+    !m.is_capture() && m.promotion().is_none()
+}
+
+/// Late-move pruning: at `depth`, a node that has searched `quiets_tried` quiet moves skips
+/// the rest of its quiet moves (those that do not give check) from
+/// `(late_move_count + depth²) / 2` on, or twice that when `improving`.
+fn late_quiets_exhausted(depth: i32, improving: bool, quiets_tried: usize) -> bool {
+    let enough = (params::late_move_count() + depth * depth) / (2 - i32::from(improving));
+    quiets_tried as i32 >= enough
 }
 
 /// The static evaluation, corrected by the hash score where the bound says which way the

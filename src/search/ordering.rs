@@ -171,52 +171,48 @@ impl Heuristics {
         self.history[history_index(color, m)] + continuation
     }
 
-    /// The ordering score of every move in `moves`.
-    pub fn score_moves(
+    /// The moves of a node, ordered by their scores.
+    pub fn order_moves<'a>(
         &self,
         pos: &Chess,
-        moves: &MoveList,
+        moves: &'a mut MoveList,
         hash_move: u16,
         lineage: &Lineage,
         ply: usize,
-    ) -> Vec<i32> {
+    ) -> MovePicker<'a> {
         let color = pos.turn();
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         let counter = lineage
             .previous
             .and_then(|p| self.counters[history_index(color, p)]);
-        moves
-            .iter()
-            .map(|&m| {
-                if hash_move != 0 && pack_move(m) == hash_move {
-                    HASH_MOVE
-                } else if let Some(victim) = m.capture() {
-                    let mvv_lva = order_value(victim) * 8 - order_value(m.role()) / 10;
-                    let within_group = mvv_lva
-                        + self.captures[capture_index(color, m)]
-                            / params::capture_history_per_order();
-                    if see::wins_at_least(pos, m, 0) {
-                        GOOD_CAPTURE + within_group
-                    } else {
-                        LOSING_CAPTURE + within_group
-                    }
-                } else if let Some(promo) = m.promotion() {
-                    if promo == Role::Queen {
-                        QUEEN_PROMOTION
-                    } else {
-                        UNDER_PROMOTION
-                    }
-                } else if killers[0] == Some(m) {
-                    FIRST_KILLER
-                } else if killers[1] == Some(m) {
-                    SECOND_KILLER
-                } else if counter == Some(m) {
-                    COUNTER_MOVE
+        MovePicker::new(moves, |m| {
+            if hash_move != 0 && pack_move(m) == hash_move {
+                HASH_MOVE
+            } else if let Some(victim) = m.capture() {
+                let mvv_lva = order_value(victim) * 8 - order_value(m.role()) / 10;
+                let within_group = mvv_lva
+                    + self.captures[capture_index(color, m)] / params::capture_history_per_order();
+                if see::wins_at_least(pos, m, 0) {
+                    GOOD_CAPTURE + within_group
                 } else {
-                    self.quiet_score(color, m, lineage)
+                    LOSING_CAPTURE + within_group
                 }
-            })
-            .collect()
+            } else if let Some(promo) = m.promotion() {
+                if promo == Role::Queen {
+                    QUEEN_PROMOTION
+                } else {
+                    UNDER_PROMOTION
+                }
+            } else if killers[0] == Some(m) {
+                FIRST_KILLER
+            } else if killers[1] == Some(m) {
+                SECOND_KILLER
+            } else if counter == Some(m) {
+                COUNTER_MOVE
+            } else {
+                self.quiet_score(color, m, lineage)
+            }
+        })
     }
 }
 
@@ -225,20 +221,70 @@ fn gravity(entry: &mut i32, bonus: i32) {
     *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
 }
 
-/// Picks the best-scored move not yet tried (selection sort, one step per call).
-pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], start: usize) -> Option<Move> {
-    if start >= moves.len() {
-        return None;
-    }
-    let mut best = start;
-    for i in start + 1..moves.len() {
-        if scores[i] > scores[best] {
-            best = i;
+/// The most moves a `MoveList` holds (shakmaty's capacity; no legal position has more than 218).
+const MAX_MOVES: usize = 256;
+
+/// The moves of a node with their ordering scores, handed out best first: a selection sort,
+/// one step a move, since a cutoff often comes before most moves are looked at. The scores
+/// live beside the moves, on the stack.
+///
+/// ```
+/// use shakmaty::{Chess, Move, Position, Role};
+/// use threefold::search::ordering::MovePicker;
+///
+/// // How many ranks a move goes forward.
+/// let ranks = |m: Move| m.to().rank() as i32 - m.from().map_or(0, |s| s.rank() as i32);
+/// let mut moves = Chess::default().legal_moves();
+/// // Knight moves first, then pawn moves by how far they go.
+/// let mut picker = MovePicker::new(&mut moves, |m| match m.role() {
+///     Role::Knight => 100,
+///     _ => ranks(m),
+/// });
+/// let (first, score) = picker.next_move().unwrap();
+/// assert_eq!((first.role(), score), (Role::Knight, 100));
+/// let rest: Vec<i32> = std::iter::from_fn(|| picker.next_move()).map(|(_, s)| s).collect();
+/// assert_eq!(rest[..3], [100, 100, 100]);
+/// assert_eq!(rest[3..], [2; 8].into_iter().chain([1; 8]).collect::<Vec<_>>());
+/// ```
+pub struct MovePicker<'a> {
+    moves: &'a mut MoveList,
+    scores: [i32; MAX_MOVES],
+    /// How many moves were handed out (they come first in `moves`).
+    next: usize,
+}
+
+impl<'a> MovePicker<'a> {
+    /// `moves`, each scored by `score` (the list is reordered as moves are handed out).
+    pub fn new(moves: &'a mut MoveList, mut score: impl FnMut(Move) -> i32) -> MovePicker<'a> {
+        let mut scores = [0; MAX_MOVES];
+        for (slot, &m) in scores.iter_mut().zip(moves.iter()) {
+            *slot = score(m);
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
         }
     }
-    moves.swap(start, best);
-    scores.swap(start, best);
-    Some(moves[start])
+
+    /// The best-scored move not handed out yet, with its score.
+    pub fn next_move(&mut self) -> Option<(Move, i32)> {
+        let start = self.next;
+        let len = self.moves.len();
+        if start >= len {
+            return None;
+        }
+        let mut best = start;
+        for i in start + 1..len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(start, best);
+        self.scores.swap(start, best);
+        self.next += 1;
+        Some((self.moves[start], self.scores[start]))
+    }
 }
 
 /// Capture ordering for quiescence: most valuable victim, then least valuable attacker.

@@ -210,7 +210,13 @@ impl Engine<'_> {
         Some(self.search(game, limits))
     }
 
+    /// A search of `game` under `limits`, with move-ordering tables learned afresh: what the
+    /// searches of other positions (and of the same position without its best move) taught
+    /// them would otherwise steer which lines this one sees, so that a verdict could rest on
+    /// the order in which positions were analysed. The hash table is kept: what it holds is
+    /// true of its positions.
     fn search(&mut self, game: &Game, limits: Limits) -> SearchResult {
+        self.searcher.heuristics.clear();
         let result = self
             .searcher
             .search(game, &limits, self.signals, &mut |_| {});

@@ -1,5 +1,9 @@
 //! The node searches: negamax alpha-beta with principal-variation search, and quiescence.
 //!
+//! The static evaluation is the network's score plus the correction history's entry, through
+//! the material rule. At non-PV nodes well above the leaves, a capture that clears beta by a
+//! margin in a shallower search cuts the node (ProbCut).
+//!
 //! Near the leaves of non-PV nodes: razoring, reverse futility and null-move cuts, then late-move,
 //! futility, history and exchange (SEE) pruning of single moves; late moves are searched with
 //! reductions that grow with depth and move number (less for killers, counter-moves, good
@@ -15,7 +19,7 @@ use super::ordering::{COUNTER_MOVE, Lineage, MovePicker, capture_score, material
 use super::params::{self, CURRMOVE_AFTER, QS_HASH_MOVE, REVERSE_FUTILITY_FEW_MOVES};
 use super::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, from_table, is_mate, mated_in, to_table};
 use super::see;
-use super::tablebase::{Outcome, TB_WIN};
+use super::tablebase::{Outcome, TB_WIN, TB_WIN_BOUND};
 use super::tt::{Bound, Entry, Scope, pack_move};
 use super::worker::Worker;
 use crate::game::rules::{FIFTY_MOVE_HALFMOVES, fifty_moves_complete};
@@ -161,7 +165,8 @@ impl Worker<'_> {
         }
         let entry = match self.probe_node(pos, key, depth, &window, ply, &kind) {
             Ok(entry) => entry,
-            Err(score) => return score,
+            // A stored bound knows nothing of a draw in hand on this path.
+            Err(score) => return score.max(window.draw_floor),
         };
         let node = self.evaluate_node(pos, entry, depth, ply, &kind);
         // Internal iterative reduction: with no hash move the node was not searched before (or
@@ -203,6 +208,7 @@ impl Worker<'_> {
             return best_score;
         }
         self.store_node(
+            pos,
             key,
             searched.best_move,
             best_score,
@@ -295,11 +301,18 @@ impl Worker<'_> {
         kind: &NodeKind,
     ) -> NodeEval {
         let in_check = pos.is_check();
-        let static_eval = match entry {
+        let raw_eval = match entry {
             _ if in_check => -INFINITE,
             // The table keeps the evaluation: the same position evaluates the same.
             Some(e) => e.eval,
-            None => self.eval.evaluate(pos, ply),
+            None => self.eval.raw(pos, ply),
+        };
+        let (static_eval, scaled_by_rule) = if in_check {
+            (-INFINITE, false)
+        } else {
+            let corrected = self.heuristics.correction.corrected(pos, raw_eval);
+            let finished = self.eval.finish(pos, corrected);
+            (finished, finished != corrected)
         };
         self.path.evals[ply] = static_eval;
         let singular_score = entry
@@ -316,8 +329,11 @@ impl Worker<'_> {
             .map(|e| from_table(e.score, ply))
             .filter(|&score| !is_mate(score));
         NodeEval {
+            entry,
             in_check,
+            raw_eval,
             static_eval,
+            scaled_by_rule,
             eval: refined_eval(static_eval, entry, ply),
             improving: self.improving(ply, static_eval),
             hash_move: entry.map_or(0, |e| e.packed_move),
@@ -364,7 +380,94 @@ impl Worker<'_> {
         {
             return Some(eval);
         }
-        self.try_null_move(pos, depth, beta, eval, ply, kind.cut)
+        if let Some(score) = self.try_null_move(pos, depth, beta, eval, ply, kind.cut) {
+            return Some(score);
+        }
+        self.probcut(pos, key, depth, beta, node, ply, kind.cut)
+    }
+
+    /// ProbCut: well above the leaves, a capture that wins enough material to clear beta by a
+    /// margin, in the exchange and then in a search some plies shallower, would very likely
+    /// hold beta at full depth too; the node is cut on it and the shallower result stored.
+    /// Returns the score of the cut.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        beta: i32,
+        node: &NodeEval,
+        ply: usize,
+        cut: bool,
+    ) -> Option<i32> {
+        let probcut_beta = beta + params::probcut_margin();
+        if depth < params::probcut_depth() || beta.abs() >= TB_WIN_BOUND {
+            return None;
+        }
+        // A search nearly as deep already found the node below that line.
+        let reduced = depth - params::probcut_reduction();
+        if let Some(e) = node.entry
+            && e.depth >= reduced
+            && !e.this_search
+            && from_table(e.score, ply) < probcut_beta
+        {
+            return None;
+        }
+        let mut moves = pos.legal_moves();
+        moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+        let mut picker = MovePicker::new(&mut moves, |m| {
+            capture_score(m) + i32::from(pack_move(m) == node.hash_move) * QS_HASH_MOVE
+        });
+        while let Some((m, _)) = picker.next_move() {
+            if !see::wins_at_least(pos, m, probcut_beta - node.static_eval) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = key_after(pos, key, m, &child);
+            self.shared.tt.prefetch(child_key);
+            self.path.played[ply] = Some(m);
+            self.eval.moved(ply, pos, m);
+            self.path.keys.push(child_key);
+            // Captures and promotions reset the fifty-move clock and cannot repeat a position,
+            // so the child may go straight to quiescence.
+            let mut score =
+                -self.quiescence(&child, child_key, -probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta {
+                score = -self.search(
+                    &child,
+                    child_key,
+                    reduced - 1,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    ply + 1,
+                    !cut,
+                );
+            }
+            self.path.keys.pop();
+            if self.budget.stopped {
+                return None;
+            }
+            if score >= probcut_beta {
+                let scope = if self.path_dependent() && self.is_draw_value(score) {
+                    Scope::ThisSearch
+                } else {
+                    Scope::Always
+                };
+                self.shared.tt.store(
+                    key,
+                    Some(m),
+                    to_table(score, ply),
+                    node.raw_eval,
+                    reduced,
+                    Bound::Lower,
+                    scope,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// The move loop: each move in order (the hash move first), singular extension of the hash
@@ -612,6 +715,7 @@ impl Worker<'_> {
     #[allow(clippy::too_many_arguments)]
     fn store_node(
         &mut self,
+        pos: &Chess,
         key: u64,
         best_move: Option<Move>,
         best_score: i32,
@@ -637,11 +741,31 @@ impl Worker<'_> {
             key,
             best_move,
             to_table(best_score, ply),
-            node.static_eval,
+            node.raw_eval,
             depth,
             bound,
             scope,
         );
+        // The search's score teaches the correction history where its bound says on which
+        // side of the static evaluation the truth lies, and when it is the position's own
+        // worth: not a mate or a tablebase score, not a draw that rests on the path, and not
+        // the gain of a capture or promotion the evaluation could not have seen.
+        let informative = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > node.static_eval,
+            Bound::Upper => best_score < node.static_eval,
+        };
+        if !node.in_check
+            && !node.scaled_by_rule
+            && informative
+            && scope == Scope::Always
+            && best_score.abs() < TB_WIN_BOUND
+            && best_move.is_none_or(is_quiet)
+        {
+            self.heuristics
+                .correction
+                .update(pos, node.raw_eval, best_score, depth);
+        }
     }
 
     /// Searches the node without the hash move `m`, at half depth, in a null window just below
@@ -825,11 +949,14 @@ impl Worker<'_> {
         let in_check = pos.is_check();
         let mut best = -INFINITE;
         let mut stand_pat = -INFINITE;
+        let mut raw_eval = -INFINITE;
         if !in_check {
-            stand_pat = match entry {
+            raw_eval = match entry {
                 Some(e) => e.eval,
-                None => self.eval.evaluate(pos, ply),
+                None => self.eval.raw(pos, ply),
             };
+            let corrected = self.heuristics.correction.corrected(pos, raw_eval);
+            stand_pat = self.eval.finish(pos, corrected);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -889,7 +1016,7 @@ impl Worker<'_> {
             key,
             best_move,
             to_table(best, ply),
-            stand_pat,
+            raw_eval,
             0,
             bound,
             Scope::Always,
@@ -920,9 +1047,19 @@ struct Window {
 
 /// What the node knows before its moves are searched.
 struct NodeEval {
+    /// The node's hash entry, if any.
+    entry: Option<Entry>,
     in_check: bool,
-    /// The static evaluation (`-INFINITE` in check).
+    /// The evaluation as the network (or the hand-written evaluation) gives it, before the
+    /// material rule; the hash table keeps it (`-INFINITE` in check).
+    raw_eval: i32,
+    /// The static evaluation: the raw one with the correction history's part, through the
+    /// material rule (`-INFINITE` in check).
     static_eval: i32,
+    /// The material rule took some of the evaluation away (a fortress, a level ending without
+    /// pawns): the search's score says nothing of what the raw evaluation missed, and the
+    /// correction history does not learn from it.
+    scaled_by_rule: bool,
     /// The static evaluation, or the hash score where its bound says it is better.
     eval: i32,
     improving: bool,

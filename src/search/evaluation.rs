@@ -6,7 +6,8 @@
 //! from the nearest ply whose accumulator is current. Nodes cut before their evaluation
 //! (repetitions, hash cutoffs, tables) never pay for an update, and unmaking a move costs
 //! nothing: the parent's accumulator is still in its slot. The network's score goes through
-//! the material rule ([`crate::eval::scale_network_score`]) on its way out.
+//! the material rule ([`crate::eval::scale_network_score`]) on its way out
+//! ([`EvalStack::finish`]), after the search has added its correction to it.
 //!
 //! ```
 //! use threefold::eval::nnue::Network;
@@ -98,15 +99,33 @@ impl<'a> EvalStack<'a> {
     }
 
     /// The static evaluation of `pos`, the position at `ply` of the current line, in
-    /// centipawns for the side to move.
+    /// centipawns for the side to move: [`EvalStack::raw`] through [`EvalStack::finish`].
     pub fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
+        let raw = self.raw(pos, ply);
+        self.finish(pos, raw)
+    }
+
+    /// The evaluation before the material rule: the network's own score, or the hand-written
+    /// evaluation (which applies the rule on its endgame terms itself). The hash table keeps
+    /// this one, and the search's correction history is added to it.
+    pub fn raw(&mut self, pos: &Chess, ply: usize) -> i32 {
         match &mut self.network {
             None => classical(pos),
             Some(acc) => {
                 let ply = ply.min(MAX_PLY);
                 acc.bring_up_to(ply);
-                scale_network_score(pos, evaluate(acc.net, &acc.stack[ply], pos.turn()))
+                evaluate(acc.net, &acc.stack[ply], pos.turn())
             }
+        }
+    }
+
+    /// A raw evaluation of `pos` (perhaps corrected) as the search reads it: a network's score
+    /// goes through the material rule, the hand-written evaluation's stays as it is.
+    pub fn finish(&self, pos: &Chess, raw: i32) -> i32 {
+        if self.network.is_some() {
+            scale_network_score(pos, raw)
+        } else {
+            raw
         }
     }
 }

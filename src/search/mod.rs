@@ -17,6 +17,7 @@
 //! - `evaluation.rs`: the static evaluation of each node (hand-written, or the network
 //!   from accumulators kept ply by ply);
 //! - `ordering.rs`: move ordering (hash move, MVV-LVA, killers, history);
+//! - `correction.rs`: the correction history, what the searches found the evaluation off by;
 //! - `see.rs`: static exchange evaluation, to order captures and skip losing ones;
 //! - `strength.rs`: limited strength (`UCI_LimitStrength`, `UCI_Elo`);
 //! - `tablebase.rs`: Syzygy probes at the root and in the tree;
@@ -24,6 +25,7 @@
 //! - `limits.rs`, `time.rs`: what `go` asks for and how long to think.
 
 mod alphabeta;
+pub mod correction;
 mod cuckoo;
 pub mod evaluation;
 pub mod limits;

@@ -7,6 +7,7 @@
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
+use super::correction::CorrectionHistory;
 use super::params;
 use super::score::MAX_PLY;
 use super::see;
@@ -49,7 +50,8 @@ pub struct Lineage {
 
 /// Killer moves (quiet moves that caused a cutoff at the same ply), counter-moves (the quiet
 /// move that last refuted a given opponent move), the butterfly history and the continuation
-/// history.
+/// history; beside them the evaluation's correction history, which is learned the same way and
+/// kept as long.
 pub struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
     /// Indexed by the side to move and the from/to squares of the opponent's last move.
@@ -59,6 +61,8 @@ pub struct Heuristics {
     continuation: Vec<i16>,
     /// Indexed by the capture's `piece_to` and the captured kind (`capture_index`).
     captures: Vec<i32>,
+    /// What the searches found the static evaluation off by.
+    pub correction: CorrectionHistory,
 }
 
 impl Default for Heuristics {
@@ -69,6 +73,7 @@ impl Default for Heuristics {
             history: vec![0; 2 * 64 * 64],
             continuation: vec![0; PIECE_TO * PIECE_TO],
             captures: vec![0; PIECE_TO * 6],
+            correction: CorrectionHistory::default(),
         }
     }
 }

@@ -275,6 +275,11 @@ tunables! {
     /// ply more, up to `null_move_eval_plies`.
     null_move_eval_per_ply = 200, 80..=400, step 15;
     null_move_eval_plies = 3, 1..=5, step 1;
+    /// ProbCut: from `probcut_depth` on, a capture whose exchange and a search
+    /// `probcut_reduction` plies shallower both clear beta by `probcut_margin` cuts the node.
+    probcut_depth = 5, 3..=8, step 1;
+    probcut_margin = 200, 80..=400, step 15;
+    probcut_reduction = 3, 2..=5, step 1;
     /// Internal iterative reduction: from this depth on, a node with no hash move is searched a
     /// ply shallower.
     iir_depth = 4, 2..=8, step 1;
@@ -326,6 +331,14 @@ tunables! {
     /// searched, up to depth `history_prune_depth`.
     history_prune_depth = 3, 1..=6, step 1;
     history_prune_per_depth = 2_048, 512..=6_000, step 250;
+
+    // Correction history.
+
+    /// The most the correction history may add to or take from a static evaluation, in
+    /// centipawns, and the largest weight (out of 256) one update has: a search to depth `d`
+    /// weighs `d + 1`, up to `correction_max_weight`.
+    correction_max = 32, 8..=96, step 4;
+    correction_max_weight = 16, 4..=48, step 2;
 
     // Extensions.
 

@@ -116,6 +116,16 @@ impl Worker<'_> {
         score == self.draw_score(0) || score == self.draw_score(1)
     }
 
+    /// How long the node's `score` may be kept: a draw resting on the path (a repetition or
+    /// the fifty-move clock below) for this search only.
+    fn scope_of(&self, score: i32) -> Scope {
+        if self.path_dependent() && self.is_draw_value(score) {
+            Scope::ThisSearch
+        } else {
+            Scope::Always
+        }
+    }
+
     /// True when the score of the node on top of the key stack rests on positions before it.
     fn path_dependent(&self) -> bool {
         self.path.dependency < self.path.keys.top() as isize
@@ -301,18 +311,18 @@ impl Worker<'_> {
         kind: &NodeKind,
     ) -> NodeEval {
         let in_check = pos.is_check();
-        let raw_eval = match entry {
-            _ if in_check => -INFINITE,
-            // The table keeps the evaluation: the same position evaluates the same.
-            Some(e) => e.eval,
-            None => self.eval.raw(pos, ply),
-        };
-        let (static_eval, scaled_by_rule) = if in_check {
-            (-INFINITE, false)
+        let StaticEval {
+            raw: raw_eval,
+            value: static_eval,
+            scaled_by_rule,
+        } = if in_check {
+            StaticEval {
+                raw: -INFINITE,
+                value: -INFINITE,
+                scaled_by_rule: false,
+            }
         } else {
-            let corrected = self.heuristics.correction.corrected(pos, raw_eval);
-            let finished = self.eval.finish(pos, corrected);
-            (finished, finished != corrected)
+            self.static_eval(pos, entry, ply)
         };
         self.path.evals[ply] = static_eval;
         let singular_score = entry
@@ -338,6 +348,23 @@ impl Worker<'_> {
             improving: self.improving(ply, static_eval),
             hash_move: entry.map_or(0, |e| e.packed_move),
             singular_score,
+        }
+    }
+
+    /// The static evaluation of `pos` (not in check), the position at `ply`: the raw one from
+    /// the hash entry (the same position evaluates the same) or the evaluator, plus the
+    /// correction history's entry, through the material rule.
+    fn static_eval(&mut self, pos: &Chess, entry: Option<Entry>, ply: usize) -> StaticEval {
+        let raw = match entry {
+            Some(e) => e.eval,
+            None => self.eval.raw(pos, ply),
+        };
+        let corrected = self.heuristics.correction.corrected(pos, raw);
+        let value = self.eval.finish(pos, corrected);
+        StaticEval {
+            raw,
+            value,
+            scaled_by_rule: value != corrected,
         }
     }
 
@@ -415,10 +442,8 @@ impl Worker<'_> {
             return None;
         }
         let mut moves = pos.legal_moves();
-        moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
-        let mut picker = MovePicker::new(&mut moves, |m| {
-            capture_score(m) + i32::from(pack_move(m) == node.hash_move) * QS_HASH_MOVE
-        });
+        moves.retain(|m| is_tactical(*m));
+        let mut picker = MovePicker::new(&mut moves, |m| tactical_order(m, node.hash_move));
         while let Some((m, _)) = picker.next_move() {
             if !see::wins_at_least(pos, m, probcut_beta - node.static_eval) {
                 continue;
@@ -450,11 +475,7 @@ impl Worker<'_> {
                 return None;
             }
             if score >= probcut_beta {
-                let scope = if self.path_dependent() && self.is_draw_value(score) {
-                    Scope::ThisSearch
-                } else {
-                    Scope::Always
-                };
+                let scope = self.scope_of(score);
                 self.shared.tt.store(
                     key,
                     Some(m),
@@ -732,11 +753,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        let scope = if self.path_dependent() && self.is_draw_value(best_score) {
-            Scope::ThisSearch
-        } else {
-            Scope::Always
-        };
+        let scope = self.scope_of(best_score);
         self.shared.tt.store(
             key,
             best_move,
@@ -951,12 +968,8 @@ impl Worker<'_> {
         let mut stand_pat = -INFINITE;
         let mut raw_eval = -INFINITE;
         if !in_check {
-            raw_eval = match entry {
-                Some(e) => e.eval,
-                None => self.eval.raw(pos, ply),
-            };
-            let corrected = self.heuristics.correction.corrected(pos, raw_eval);
-            stand_pat = self.eval.finish(pos, corrected);
+            let eval = self.static_eval(pos, entry, ply);
+            (raw_eval, stand_pat) = (eval.raw, eval.value);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -969,12 +982,10 @@ impl Worker<'_> {
             return mated_in(ply);
         }
         if !in_check {
-            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+            moves.retain(|m| is_tactical(*m));
         }
         let hash_move = entry.map_or(0, |e| e.packed_move);
-        let mut picker = MovePicker::new(&mut moves, |m| {
-            capture_score(m) + i32::from(pack_move(m) == hash_move) * QS_HASH_MOVE
-        });
+        let mut picker = MovePicker::new(&mut moves, |m| tactical_order(m, hash_move));
         let mut best_move = None;
         while let Some((m, _)) = picker.next_move() {
             if !in_check
@@ -1045,6 +1056,16 @@ struct Window {
     draw_floor: i32,
 }
 
+/// A position's static evaluation, and what it was made from.
+struct StaticEval {
+    /// Before the correction and the material rule (what the hash table keeps).
+    raw: i32,
+    /// What the search reads.
+    value: i32,
+    /// The material rule took some of it away.
+    scaled_by_rule: bool,
+}
+
 /// What the node knows before its moves are searched.
 struct NodeEval {
     /// The node's hash entry, if any.
@@ -1100,6 +1121,16 @@ enum Singular {
 /// A move that neither captures nor promotes.
 fn is_quiet(m: Move) -> bool {
     !m.is_capture() && m.promotion().is_none()
+}
+
+/// The moves quiescence and ProbCut try outside check: captures and queen promotions.
+fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.promotion() == Some(Role::Queen)
+}
+
+/// The order of those moves: the hash move first, then by `capture_score`.
+fn tactical_order(m: Move, hash_move: u16) -> i32 {
+    capture_score(m) + i32::from(pack_move(m) == hash_move) * QS_HASH_MOVE
 }
 
 /// Late-move pruning: at `depth`, a node that has searched `quiets_tried` quiet moves skips

@@ -108,23 +108,28 @@ fn train_writes_a_net_that_loads_and_resumes_from_its_checkpoint() {
         args.extend_from_slice(extra);
         threefold(&args)
     };
-    let (code, stderr) = run(&["--epochs", "2"]);
+    let (code, stderr) = run(&["--epochs", "2", "--buckets", "4"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("epoch 2/2"), "{stderr}");
     assert!(stderr.contains("validation loss"), "{stderr}");
     let net = Network::from_bytes(&std::fs::read(&out).expect("the net")).expect("loads");
-    assert_eq!(net.hidden(), 16);
+    assert_eq!((net.hidden(), net.buckets()), (16, 4));
     let pos = Chess::default();
     let score = evaluate_position(&net, &pos);
     assert!(score.abs() < 1000, "{score}");
 
-    let (code, stderr) = run(&["--epochs", "3", "--resume"]);
+    let (code, stderr) = run(&["--epochs", "3", "--resume", "--buckets", "4"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.contains("resuming") && stderr.contains("epoch 3/3"),
         "{stderr}"
     );
     assert!(!stderr.contains("epoch 1/3"), "{stderr}");
+
+    // A checkpoint of other sizes is refused before any data is read.
+    let (code, stderr) = run(&["--epochs", "4", "--resume", "--buckets", "8"]);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(stderr.contains("hidden size 16 and 4 buckets"), "{stderr}");
 }
 
 #[test]
@@ -146,6 +151,10 @@ fn train_refuses_bad_input_with_a_message() {
         (
             vec!["train", "--data", &garbage, "--out", &out, "--hidden", "17"],
             "multiple of 16",
+        ),
+        (
+            vec!["train", "--data", &garbage, "--out", &out, "--buckets", "0"],
+            "--buckets must be from 1 to 16",
         ),
         (
             vec!["train", "--data", &garbage, "--out", &out, "--epochs", "x"],
@@ -187,13 +196,14 @@ fn random_network(hidden: usize, seed: u64) -> Network {
     let mut range = |r: u64| (rng.below(2 * r + 1) as i64 - r as i64) as i16;
     Network::from_parts(NetworkParts {
         hidden,
+        buckets: 8,
         qa: DEFAULT_QA,
         qb: DEFAULT_QB,
         scale: 400,
         feature_weights: (0..INPUTS * hidden).map(|_| range(60)).collect(),
         feature_biases: (0..hidden).map(|_| range(100)).collect(),
-        output_weights: (0..2 * hidden).map(|_| range(127)).collect(),
-        output_bias: 0,
+        output_weights: (0..2 * hidden * 8).map(|_| range(127)).collect(),
+        output_biases: vec![0; 8],
     })
     .expect("valid")
 }
@@ -232,7 +242,7 @@ fn inference_speed() {
                 for (line, _) in &games {
                     for (pos, _) in line {
                         acc.refresh(&net, pos);
-                        sink += i64::from(nnue_eval(&net, &acc, pos.turn()));
+                        sink += i64::from(nnue_eval(&net, &acc, pos));
                     }
                 }
             }
@@ -242,11 +252,11 @@ fn inference_speed() {
             for _ in 0..rounds {
                 for (line, _) in &games {
                     stack[0].refresh(&net, &line[0].0);
-                    for (pos, m) in line {
+                    for pair in line.windows(2) {
+                        let ((pos, m), (next, _)) = (&pair[0], &pair[1]);
                         let [parent, child] = &mut stack;
                         child.update(parent, &net, &Changes::of_move(pos, *m));
-                        let turn = !pos.turn();
-                        sink += i64::from(nnue_eval(&net, child, turn));
+                        sink += i64::from(nnue_eval(&net, child, next));
                         stack.swap(0, 1);
                     }
                 }
@@ -303,20 +313,22 @@ fn kernel_speed() {
     }
 }
 
-/// Every net in `nnue/` (the built-in net 9 and net 6 before it, both trained on Threefold's
-/// self-play; the older nets are in the history, listed in `nnue/NETS.md`) is a valid file of
-/// the documented shape, as wide as its name says, that tells positions apart.
+/// Every net in `nnue/` (the built-in net 9, net 6 before it and net 11, a candidate with 8
+/// output buckets, all trained on Threefold's self-play; the older nets are in the history,
+/// listed in `nnue/NETS.md`) is a valid file of the documented shape, as wide as its name
+/// says, that tells positions apart.
 #[test]
 fn the_committed_nets_load() {
-    let nets: [(&[u8], usize); 2] = [
-        (include_bytes!("../nnue/net6-h128.nnue"), 128),
-        (include_bytes!("../nnue/net9-h128.nnue"), 128),
+    let nets: [(&[u8], usize, usize); 3] = [
+        (include_bytes!("../nnue/net6-h128.nnue"), 128, 1),
+        (include_bytes!("../nnue/net9-h128.nnue"), 128, 1),
+        (include_bytes!("../nnue/net11-h256b8.nnue"), 256, 8),
     ];
-    for (bytes, hidden) in nets {
+    for (bytes, hidden, buckets) in nets {
         let net = Network::from_bytes(bytes).expect("loads");
         assert_eq!(
-            (net.hidden(), net.qa(), net.qb(), net.scale()),
-            (hidden, 255, 64, 400)
+            (net.hidden(), net.buckets(), net.qa(), net.qb(), net.scale()),
+            (hidden, buckets, 255, 64, 400)
         );
         let scores: Vec<i32> = random_games(4, 30, 2)
             .iter()

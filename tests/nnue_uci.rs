@@ -201,8 +201,8 @@ fn eval_prints_the_network_score() {
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("no score in {line}"))
     };
-    // The built-in net's width, as `eval` names it.
-    let net = format!("NNUE ({} hidden", Network::embedded().hidden());
+    // The built-in net's shape, as `eval` names it.
+    let net = format!("NNUE ({}", Network::embedded().shape());
     // Black to move: the search's score is the negation of White's view.
     let white = score_in(&on, &format!("{net}, in use)"));
     assert_eq!(score_in(&on, "Search evaluation (NNUE)"), -white);

@@ -26,7 +26,7 @@
 //! assert_eq!(stack.evaluate(&child, 1), threefold::eval::scale_network_score(&child, fresh));
 //! ```
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move};
 
 use super::score::MAX_PLY;
 use crate::eval::evaluate as classical;
@@ -114,7 +114,7 @@ impl<'a> EvalStack<'a> {
             Some(acc) => {
                 let ply = ply.min(MAX_PLY);
                 acc.bring_up_to(ply);
-                evaluate(acc.net, &acc.stack[ply], pos.turn())
+                evaluate(acc.net, &acc.stack[ply], pos)
             }
         }
     }
@@ -156,6 +156,7 @@ mod tests {
     use crate::eval::nnue::evaluate_position;
     use crate::game::parse_fen;
     use crate::rng::Rng;
+    use shakmaty::Position;
 
     /// Walks a random tree depth first, as a search does: moves, null moves and returns to
     /// earlier plies, evaluating some nodes and not others. Every evaluation must equal the

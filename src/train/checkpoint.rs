@@ -1,19 +1,22 @@
 //! Checkpoints: the float network and the optimiser's state after an epoch, so that
 //! `threefold train --resume FILE` continues where a run stopped.
 //!
-//! Layout, little-endian: magic `TFCK`, version (u32, 1), hidden size (u32), epochs done
-//! (u32), optimiser steps (u64), then the parameters, AdamW's means and its variances (f32
-//! each, `FloatNet::parameter_count` of each). Written to a temporary file and renamed, so a
-//! run killed while writing leaves the previous checkpoint whole.
+//! Layout, little-endian: magic `TFCK`, version (u32, 2), hidden size (u32), epochs done
+//! (u32), optimiser steps (u64), output buckets (u32), then the parameters, AdamW's means and
+//! its variances (f32 each, `FloatNet::parameter_count` of each). Version 1 had no bucket
+//! count (one bucket) and is still read. Written to a temporary file and renamed, so a run
+//! killed while writing leaves the previous checkpoint whole.
 
 use std::path::Path;
 
 use super::net::FloatNet;
 use super::optim::AdamW;
+use crate::eval::nnue;
 
 const MAGIC: [u8; 4] = *b"TFCK";
-const VERSION: u32 = 1;
-const HEADER_BYTES: usize = 24;
+const VERSION: u32 = 2;
+const HEADER_BYTES_V1: usize = 24;
+const HEADER_BYTES: usize = 28;
 
 /// A training run's state between epochs.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +35,7 @@ impl Checkpoint {
         out.extend_from_slice(&(self.net.hidden as u32).to_le_bytes());
         out.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         out.extend_from_slice(&self.optimiser.steps.to_le_bytes());
+        out.extend_from_slice(&(self.net.buckets as u32).to_le_bytes());
         for list in [
             &self.net.params,
             &self.optimiser.mean,
@@ -46,31 +50,40 @@ impl Checkpoint {
 
     /// Reads a checkpoint; `weight_decay` is the run's option (not stored).
     pub fn from_bytes(bytes: &[u8], weight_decay: f32) -> Result<Checkpoint, String> {
-        if bytes.len() < HEADER_BYTES || bytes[0..4] != MAGIC {
+        if bytes.len() < HEADER_BYTES_V1 || bytes[0..4] != MAGIC {
             return Err("not a Threefold training checkpoint".into());
         }
         let u32_at = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
-        if u32_at(4) != VERSION {
-            return Err(format!(
-                "checkpoint version {}, expected {VERSION}",
-                u32_at(4)
-            ));
-        }
+        let (header, buckets) = match u32_at(4) {
+            1 => (HEADER_BYTES_V1, 1),
+            2 if bytes.len() >= HEADER_BYTES => (HEADER_BYTES, u32_at(24) as usize),
+            2 => return Err("a cut checkpoint".into()),
+            version => {
+                return Err(format!(
+                    "checkpoint version {version}, this build reads 1 to {VERSION}"
+                ));
+            }
+        };
         let hidden = u32_at(8) as usize;
         let epochs_done = u32_at(12) as usize;
         let mut steps = [0u8; 8];
         steps.copy_from_slice(&bytes[16..24]);
-        let count = FloatNet::parameter_count(hidden);
-        if hidden == 0 || bytes.len() != HEADER_BYTES + 12 * count {
+        if hidden == 0 || hidden > nnue::MAX_HIDDEN || !(1..=nnue::MAX_BUCKETS).contains(&buckets) {
             return Err(format!(
-                "checkpoint of {} bytes does not match its hidden size {hidden}",
+                "checkpoint of hidden size {hidden} and {buckets} output buckets"
+            ));
+        }
+        let count = FloatNet::parameter_count(hidden, buckets);
+        if bytes.len() != header + 12 * count {
+            return Err(format!(
+                "checkpoint of {} bytes does not match its hidden size {hidden} and {buckets} buckets",
                 bytes.len()
             ));
         }
         let floats = |i: usize| -> Vec<f32> {
-            bytes[HEADER_BYTES + 4 * count * i..HEADER_BYTES + 4 * count * (i + 1)]
+            bytes[header + 4 * count * i..header + 4 * count * (i + 1)]
                 .chunks_exact(4)
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                 .collect()
@@ -82,6 +95,7 @@ impl Checkpoint {
         Ok(Checkpoint {
             net: FloatNet {
                 hidden,
+                buckets,
                 params: floats(0),
             },
             optimiser,
@@ -115,13 +129,17 @@ mod tests {
 
     #[test]
     fn a_checkpoint_round_trips_and_a_cut_one_is_refused() {
-        let net = FloatNet::random(16, 3);
+        let net = FloatNet::random(16, 8, 3);
         let mut optimiser = AdamW::new(net.params.len(), 0.01);
         let mut params = net.params.clone();
         let grad: Vec<f32> = (0..params.len()).map(|i| (i % 7) as f32 - 3.0).collect();
         optimiser.step(&mut params, &grad, 0.001);
         let checkpoint = Checkpoint {
-            net: FloatNet { hidden: 16, params },
+            net: FloatNet {
+                hidden: 16,
+                buckets: 8,
+                params,
+            },
             optimiser,
             epochs_done: 4,
         };

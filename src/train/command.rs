@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! threefold train --data PATH [--data PATH ...] --out FILE.nnue
-//!     [--hidden 64] [--epochs 10] [--batch 16384] [--lr 0.001] [--schedule cosine|step]
+//!     [--hidden 64] [--buckets 1] [--epochs 10] [--batch 16384] [--lr 0.001] [--schedule cosine|step]
 //!     [--step-every 4] [--gamma 0.3] [--wdl 0.3] [--wdl-endgame W] [--scale 400]
 //!     [--weight-decay 0.01]
 //!     [--validation 0.1] [--seed 1] [--threads 2] [--max-positions N]
@@ -20,7 +20,7 @@ use super::data::{self, Dataset, ResultWeight};
 use super::epochs::{self, Settings};
 use super::net::FloatNet;
 use super::optim::{AdamW, Schedule};
-use crate::eval::nnue::{self, HIDDEN_STEP, MAX_HIDDEN};
+use crate::eval::nnue::{self, HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN};
 
 /// The options of `threefold train`, as the command line gives them.
 #[derive(Debug, Clone, clap::Args)]
@@ -41,6 +41,9 @@ pub struct Args {
     /// Hidden neurons per perspective (a multiple of 16)
     #[arg(long, default_value_t = 64)]
     hidden: usize,
+    /// Output buckets, chosen by the number of pieces on the board (1 to 16)
+    #[arg(long, default_value_t = 1)]
+    buckets: usize,
     #[arg(long, default_value_t = 10)]
     epochs: usize,
     /// Positions per gradient step
@@ -91,6 +94,7 @@ struct Options {
     checkpoint: PathBuf,
     resume: bool,
     hidden: usize,
+    buckets: usize,
     weight_decay: f32,
     validation: f64,
     max_positions: usize,
@@ -105,6 +109,7 @@ fn parse(args: Args) -> Result<Options, String> {
         checkpoint,
         resume,
         hidden,
+        buckets,
         epochs,
         batch,
         lr,
@@ -138,6 +143,9 @@ fn parse(args: Args) -> Result<Options, String> {
         return Err(format!(
             "--hidden must be a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}"
         ));
+    }
+    if !(1..=MAX_BUCKETS).contains(&buckets) {
+        return Err(format!("--buckets must be from 1 to {MAX_BUCKETS}"));
     }
     settings.schedule = match schedule.as_str() {
         "cosine" => Schedule::Cosine { end: 0.01 },
@@ -195,6 +203,7 @@ fn parse(args: Args) -> Result<Options, String> {
         checkpoint,
         resume,
         hidden,
+        buckets,
         weight_decay,
         validation,
         max_positions,
@@ -210,10 +219,10 @@ pub fn run(args: Args) -> Result<(), String> {
     // The checkpoint first: a wrong one is found before reading the data.
     let mut state = if options.resume {
         let state = Checkpoint::load(&options.checkpoint, options.weight_decay)?;
-        if state.net.hidden != options.hidden {
+        if (state.net.hidden, state.net.buckets) != (options.hidden, options.buckets) {
             return Err(format!(
-                "the checkpoint has hidden size {}, not --hidden {}",
-                state.net.hidden, options.hidden
+                "the checkpoint has hidden size {} and {} buckets, not --hidden {} --buckets {}",
+                state.net.hidden, state.net.buckets, options.hidden, options.buckets
             ));
         }
         eprintln!(
@@ -223,7 +232,7 @@ pub fn run(args: Args) -> Result<(), String> {
         );
         state
     } else {
-        let net = FloatNet::random(options.hidden, settings.seed);
+        let net = FloatNet::random(options.hidden, options.buckets, settings.seed);
         let optimiser = AdamW::new(net.params.len(), options.weight_decay);
         Checkpoint {
             net,
@@ -291,10 +300,11 @@ pub fn run(args: Args) -> Result<(), String> {
         );
     }
     eprintln!(
-        "train: wrote {} ({} bytes, hidden {}) after {:.1} s",
+        "train: wrote {} ({} bytes, hidden {}, {} output buckets) after {:.1} s",
         options.out.display(),
-        nnue::file_bytes(net.hidden()),
+        nnue::file_bytes(net.hidden(), net.buckets()),
         net.hidden(),
+        net.buckets(),
         started.elapsed().as_secs_f64()
     );
     Ok(())

@@ -217,7 +217,7 @@ mod tests {
             threads: 2,
             seed: 3,
         };
-        let net = FloatNet::random(16, 4);
+        let net = FloatNet::random(16, 1, 4);
         let optimiser = AdamW::new(net.params.len(), 0.01);
         let fresh = Checkpoint {
             net,

@@ -1,5 +1,6 @@
 //! The NNUE trainer, `threefold train ...`: a CPU trainer for the
-//! `(768 -> N) x 2 -> 1` SCReLU perspective network of `eval::nnue`.
+//! `(768 -> N) x 2 -> 1` SCReLU perspective network of `eval::nnue`, with its output
+//! buckets.
 //!
 //! - `data.rs`: positions from `threefold datagen` files ([`crate::data`]: the quiet filter; sparse features,
 //!   validation split by game, shuffling);

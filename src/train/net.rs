@@ -4,8 +4,10 @@
 //!
 //! All parameters live in one vector (so the optimiser, checkpoints and gradient sums treat
 //! them alike): `768 N` feature weights (feature-major), `N` feature biases, `2 N` output
-//! weights (side to move's first) and the output bias. The output is in units of `scale`
-//! centipawns; the loss of a sample is `(sigmoid(output) - target)²`.
+//! weights for each of the `B` output buckets (bucket-major, side to move's half first) and
+//! the `B` output biases. A sample goes through the output bucket of its piece count
+//! ([`nnue::output_bucket`]). The output is in units of `scale` centipawns; the loss of a
+//! sample is `(sigmoid(output) - target)²`.
 
 use shakmaty::{Chess, Position};
 
@@ -28,6 +30,8 @@ pub fn output_clip() -> f32 {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FloatNet {
     pub hidden: usize,
+    /// Output buckets (1: one output layer).
+    pub buckets: usize,
     pub params: Vec<f32>,
 }
 
@@ -68,45 +72,58 @@ fn unit(rng: &mut Rng) -> f32 {
 }
 
 impl FloatNet {
-    /// The number of parameters for a hidden size.
-    pub fn parameter_count(hidden: usize) -> usize {
-        INPUTS * hidden + 3 * hidden + 1
+    /// The number of parameters for a hidden size and a number of output buckets.
+    pub fn parameter_count(hidden: usize, buckets: usize) -> usize {
+        INPUTS * hidden + hidden + (2 * hidden + 1) * buckets
     }
 
     fn biases_at(&self) -> usize {
         INPUTS * self.hidden
     }
 
+    /// Where the output weights start (bucket 0's).
     fn output_at(&self) -> usize {
         INPUTS * self.hidden + self.hidden
     }
 
+    /// Where bucket `bucket`'s output weights start.
+    fn bucket_at(&self, bucket: usize) -> usize {
+        self.output_at() + 2 * self.hidden * bucket
+    }
+
+    /// Where the output biases start.
     fn bias_at(&self) -> usize {
-        INPUTS * self.hidden + 3 * self.hidden
+        self.bucket_at(self.buckets)
+    }
+
+    /// The output bucket of a sample or position with `pieces` pieces.
+    fn bucket(&self, pieces: usize) -> usize {
+        nnue::output_bucket(pieces, self.buckets)
     }
 
     /// Random weights: uniform within ±1/sqrt(fan-in) for each layer, zero biases.
-    pub fn random(hidden: usize, seed: u64) -> FloatNet {
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
         let mut rng = Rng::new(seed);
         let mut net = FloatNet {
             hidden,
-            params: vec![0.0; FloatNet::parameter_count(hidden)],
+            buckets,
+            params: vec![0.0; FloatNet::parameter_count(hidden, buckets)],
         };
         let feature_range = 1.0 / (INPUTS as f32).sqrt();
         let output_range = 1.0 / (2.0 * hidden as f32).sqrt();
-        let (biases, output) = (net.biases_at(), net.output_at());
+        let (biases, output, bias) = (net.biases_at(), net.output_at(), net.bias_at());
         for (i, p) in net.params.iter_mut().enumerate() {
             if i < biases {
                 *p = unit(&mut rng) * feature_range;
-            } else if (output..output + 2 * hidden).contains(&i) {
+            } else if (output..bias).contains(&i) {
                 *p = unit(&mut rng) * output_range;
             }
         }
         net
     }
 
-    /// Fills the accumulators of both perspectives; returns the output.
-    fn forward(&self, us: &[usize], them: &[usize], s: &mut Scratch) -> f32 {
+    /// Fills the accumulators of both perspectives; returns the output of `bucket`.
+    fn forward(&self, us: &[usize], them: &[usize], bucket: usize, s: &mut Scratch) -> f32 {
         let n = self.hidden;
         let biases = &self.params[self.biases_at()..self.output_at()];
         for (acc, features) in [(&mut s.acc_us, us), (&mut s.acc_them, them)] {
@@ -118,19 +135,19 @@ impl FloatNet {
                 }
             }
         }
-        let output = &self.params[self.output_at()..self.bias_at()];
-        let (w_us, w_them) = output.split_at(n);
+        let at = self.bucket_at(bucket);
+        let (w_us, w_them) = self.params[at..at + 2 * n].split_at(n);
         let dot = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter().zip(w).map(|(&a, &w)| screlu(a) * w).sum()
         };
-        dot(&s.acc_us, w_us) + dot(&s.acc_them, w_them) + self.params[self.bias_at()]
+        dot(&s.acc_us, w_us) + dot(&s.acc_them, w_them) + self.params[self.bias_at() + bucket]
     }
 
     /// The output for a sample (in units of the scale).
     pub fn output(&self, sample: &Sample, s: &mut Scratch) -> f32 {
         let (mut us, mut them) = (s.us, s.them);
         let count = sample.perspectives(&mut us, &mut them);
-        self.forward(&us[..count], &them[..count], s)
+        self.forward(&us[..count], &them[..count], self.bucket(count), s)
     }
 
     /// The output for a position (in units of the scale), for checks against inference.
@@ -141,7 +158,8 @@ impl FloatNet {
             us.push(nnue::index(pos.turn(), piece, sq));
             them.push(nnue::index(!pos.turn(), piece, sq));
         }
-        self.forward(&us, &them, &mut s)
+        let bucket = self.bucket(us.len());
+        self.forward(&us, &them, bucket, &mut s)
     }
 
     /// The loss of one sample against `target`, adding its gradient to `grad`.
@@ -149,20 +167,22 @@ impl FloatNet {
         let n = self.hidden;
         let (mut us, mut them) = (s.us, s.them);
         let count = sample.perspectives(&mut us, &mut them);
-        let out = self.forward(&us[..count], &them[..count], s);
+        let bucket = self.bucket(count);
+        let out = self.forward(&us[..count], &them[..count], bucket, s);
         let predicted = sigmoid(out);
         let error = predicted - target;
         let g = 2.0 * error * predicted * (1.0 - predicted);
 
-        let (biases_at, output_at, bias_at) = (self.biases_at(), self.output_at(), self.bias_at());
-        grad[bias_at] += g;
-        let output = &self.params[output_at..bias_at];
+        let (biases_at, output_at) = (self.biases_at(), self.output_at());
+        let weights_at = self.bucket_at(bucket);
+        grad[self.bias_at() + bucket] += g;
+        let output = &self.params[weights_at..weights_at + 2 * n];
         for (half, (acc, features)) in [(&s.acc_us, &us[..count]), (&s.acc_them, &them[..count])]
             .into_iter()
             .enumerate()
         {
             let weights = &output[half * n..(half + 1) * n];
-            let out_grad = &mut grad[output_at + half * n..output_at + (half + 1) * n];
+            let out_grad = &mut grad[weights_at + half * n..weights_at + (half + 1) * n];
             for i in 0..n {
                 out_grad[i] += g * screlu(acc[i]);
                 s.delta[i] = g * weights[i] * screlu_slope(acc[i]);
@@ -205,6 +225,7 @@ impl FloatNet {
         let (biases_at, output_at, bias_at) = (self.biases_at(), self.output_at(), self.bias_at());
         Network::from_parts(NetworkParts {
             hidden: self.hidden,
+            buckets: self.buckets,
             qa: DEFAULT_QA,
             qb: DEFAULT_QB,
             scale,
@@ -220,9 +241,14 @@ impl FloatNet {
                 .iter()
                 .map(|&w| q16(w, qb))
                 .collect(),
-            output_bias: (f64::from(self.params[bias_at]) * f64::from(qa) * f64::from(qb))
-                .round()
-                .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32,
+            output_biases: self.params[bias_at..]
+                .iter()
+                .map(|&b| {
+                    (f64::from(b) * f64::from(qa) * f64::from(qb))
+                        .round()
+                        .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
+                })
+                .collect(),
         })
     }
 }
@@ -237,8 +263,8 @@ mod tests {
 
     /// A random net with biases and output weights large enough that neurons are active and
     /// the output spans hundreds of centipawns.
-    fn lively(hidden: usize, seed: u64) -> FloatNet {
-        let mut net = FloatNet::random(hidden, seed);
+    fn lively(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
+        let mut net = FloatNet::random(hidden, buckets, seed);
         let mut rng = Rng::new(seed + 1);
         let (biases, output, bias) = (net.biases_at(), net.output_at(), net.bias_at());
         for p in &mut net.params[biases..output] {
@@ -247,13 +273,15 @@ mod tests {
         for p in &mut net.params[output..bias] {
             *p = 1.5 * unit(&mut rng);
         }
-        net.params[bias] = 0.1;
+        for (b, p) in net.params[bias..].iter_mut().enumerate() {
+            *p = 0.1 - 0.05 * b as f32;
+        }
         net
     }
 
     #[test]
     fn gradients_match_finite_differences() {
-        let net = lively(4, 21);
+        let net = lively(4, 8, 21);
         let positions = random_positions(2, 30, 8);
         let mut checked = 0;
         for (k, pos) in positions.iter().enumerate().step_by(7) {
@@ -306,7 +334,7 @@ mod tests {
     #[test]
     fn the_quantised_net_agrees_with_the_float_net() {
         let positions = random_positions(20, 60, 3);
-        let mut net = lively(32, 5);
+        let mut net = lively(32, 8, 5);
         let (mean, worst, spread) = disagreement(&net, &positions);
         eprintln!("random weights: mean {mean:.2} cp, worst {worst:.2} cp, spread {spread:.0} cp");
         assert!(spread > 500.0, "the float scores span only {spread} cp");
@@ -330,13 +358,15 @@ mod tests {
 
     #[test]
     fn clipping_keeps_weights_quantisable() {
-        let mut net = FloatNet::random(16, 1);
+        let mut net = FloatNet::random(16, 8, 1);
         net.params.iter_mut().for_each(|p| *p *= 1000.0);
         net.clip();
         let quantised = net.quantise(400).expect("clipped weights quantise");
-        let (ours, theirs) = quantised.output_weights();
         let limit = i16::MAX / DEFAULT_QA;
-        assert!(ours.iter().chain(theirs).all(|w| w.abs() <= limit));
-        assert!(ours.iter().any(|w| w.abs() == limit));
+        for bucket in 0..8 {
+            let (ours, theirs) = quantised.output_weights(bucket);
+            assert!(ours.iter().chain(theirs).all(|w| w.abs() <= limit));
+            assert!(ours.iter().any(|w| w.abs() == limit));
+        }
     }
 }

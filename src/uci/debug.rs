@@ -94,8 +94,8 @@ pub fn show_eval(game: &Game, network: Option<&Network>) {
         None => (Network::embedded(), "built in, not in use: UseNNUE is off"),
     };
     send(&format!(
-        "NNUE ({} hidden, {which}): {} cp from White's point of view",
-        net.hidden(),
+        "NNUE ({}, {which}): {} cp from White's point of view",
+        net.shape(),
         white(nnue::evaluate_position(net, pos))
     ));
     send(&format!(

@@ -540,7 +540,7 @@ fn describe_evaluation(options: &Options, network: Option<&Network>) -> String {
         path => format!("'{path}'"),
     };
     match network {
-        Some(net) => format!("evaluation: NNUE, {file}, {} hidden neurons", net.hidden()),
+        Some(net) => format!("evaluation: NNUE, {file}, {}", net.shape()),
         None => format!("evaluation: hand-written (UseNNUE is off; the network would be {file})"),
     }
 }

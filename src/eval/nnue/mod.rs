@@ -1,5 +1,5 @@
-//! NNUE inference: a `(768 -> N) x 2 -> 1` perspective network with SCReLU, quantised to
-//! i16, evaluated from accumulators that a search updates move by move.
+//! NNUE inference: a `(768 -> N) x 2 -> 1` perspective network with SCReLU and output buckets
+//! chosen by the number of pieces, quantised to i16, evaluated from accumulators that a search updates move by move.
 //!
 //! - `network.rs`: the file (format: `nnue/FORMAT.md`), loading, validation and
 //!   [`NetworkError`];
@@ -22,7 +22,7 @@
 //!        rest[0].update(&done[ply], net, &changes);        // copy-and-update, no allocation
 //! unmake: nothing (the parent's accumulator is still stack[ply])
 //! null move: stack[ply + 1] = stack[ply].clone() (or evaluate from stack[ply]; no piece moves)
-//! eval:  evaluate(net, &stack[ply], pos.turn())           // centipawns for the side to move
+//! eval:  evaluate(net, &stack[ply], &pos)                 // centipawns for the side to move
 //! ```
 //!
 //! `Accumulator::refresh` recomputes from scratch whenever that is simpler (a new root, a
@@ -42,8 +42,8 @@ pub use embedded::{EMBEDDED_FILE, USE_NNUE_BY_DEFAULT, default_network};
 pub use features::{Changes, INPUTS, index, other_perspective, pieces};
 pub use forward::{MAX_EVAL, evaluate, evaluate_position};
 pub use network::{
-    DEFAULT_QA, DEFAULT_QB, HEADER_BYTES, HIDDEN_STEP, MAGIC, MAX_HIDDEN, Network, NetworkError,
-    NetworkParts, VERSION, file_bytes,
+    DEFAULT_QA, DEFAULT_QB, HEADER_BYTES, HEADER_BYTES_V1, HIDDEN_STEP, MAGIC, MAX_BUCKETS,
+    MAX_HIDDEN, Network, NetworkError, NetworkParts, VERSION, file_bytes, output_bucket,
 };
 
 #[cfg(test)]
@@ -68,17 +68,20 @@ mod tests {
     }
 
     /// A network with random weights of about a trained net's size.
-    fn random_network(hidden: usize, seed: u64) -> Network {
+    fn random_network(hidden: usize, buckets: usize, seed: u64) -> Network {
         let mut rng = TestRng(seed | 1);
         Network::from_parts(NetworkParts {
             hidden,
+            buckets,
             qa: DEFAULT_QA,
             qb: DEFAULT_QB,
             scale: 400,
             feature_weights: (0..INPUTS * hidden).map(|_| rng.range(60) as i16).collect(),
             feature_biases: (0..hidden).map(|_| rng.range(100) as i16).collect(),
-            output_weights: (0..2 * hidden).map(|_| rng.range(127) as i16).collect(),
-            output_bias: rng.range(20_000),
+            output_weights: (0..2 * hidden * buckets)
+                .map(|_| rng.range(127) as i16)
+                .collect(),
+            output_biases: (0..buckets).map(|_| rng.range(20_000)).collect(),
         })
         .expect("valid parts")
     }
@@ -127,7 +130,7 @@ mod tests {
 
     #[test]
     fn incremental_updates_equal_refreshes_over_random_games() {
-        let net = random_network(32, 7);
+        let net = random_network(32, 8, 7);
         let mut rng = TestRng(99);
         let mut kinds = [0usize; 4]; // castle, en passant, promotion, capture
         for game in 0..40 {
@@ -151,10 +154,7 @@ mod tests {
                     "after {m:?} in game {game}"
                 );
                 std::mem::swap(&mut acc, &mut next);
-                assert_eq!(
-                    evaluate(&net, &acc, pos.turn()),
-                    evaluate_position(&net, &pos)
-                );
+                assert_eq!(evaluate(&net, &acc, &pos), evaluate_position(&net, &pos));
             }
         }
         assert!(kinds.iter().all(|&k| k > 0), "move kinds seen: {kinds:?}");
@@ -162,7 +162,7 @@ mod tests {
 
     #[test]
     fn mirrored_positions_with_colours_swapped_score_the_same() {
-        let net = random_network(32, 3);
+        let net = random_network(32, 8, 3);
         let mut rng = TestRng(5);
         let mut distinct = std::collections::HashSet::new();
         for game in 0..10 {
@@ -190,9 +190,34 @@ mod tests {
 
     #[test]
     fn a_network_survives_its_file_and_wrong_files_are_refused_clearly() {
-        let net = random_network(16, 11);
+        // Eight buckets make a version 2 file, one bucket a version 1 file.
+        let bucketed = random_network(16, 8, 12);
+        let bytes = bucketed.to_bytes();
+        assert_eq!(bytes.len(), file_bytes(16, 8));
+        assert_eq!(bytes[4], 2);
+        assert_eq!(Network::from_bytes(&bytes), Ok(bucketed));
+        assert_eq!(
+            Network::from_bytes(&bytes[..HEADER_BYTES - 1]),
+            Err(NetworkError::TooShort {
+                length: HEADER_BYTES - 1
+            })
+        );
+        let mut no_buckets = bytes.clone();
+        no_buckets[24..28].fill(0);
+        assert_eq!(
+            Network::from_bytes(&no_buckets),
+            Err(NetworkError::BadBucketCount(0))
+        );
+        no_buckets[24] = 17;
+        assert_eq!(
+            Network::from_bytes(&no_buckets),
+            Err(NetworkError::BadBucketCount(17))
+        );
+
+        let net = random_network(16, 1, 11);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_bytes(16));
+        assert_eq!(bytes.len(), file_bytes(16, 1));
+        assert_eq!(bytes[4], 1);
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
 
         let refused = |edit: &dyn Fn(&mut Vec<u8>)| {
@@ -222,7 +247,7 @@ mod tests {
             NetworkError::WrongLength { .. }
         ));
         // The first output weight set to 200: 200 * 255 does not fit an i16.
-        let first_output = HEADER_BYTES + 2 * (INPUTS * 16 + 16);
+        let first_output = HEADER_BYTES_V1 + 2 * (INPUTS * 16 + 16);
         assert_eq!(
             refused(&|b| b[first_output..first_output + 2].copy_from_slice(&200i16.to_le_bytes())),
             NetworkError::OutputWeightTooLarge {
@@ -232,5 +257,47 @@ mod tests {
         );
         let message = refused(&|b| b[0] = b'X').to_string();
         assert!(message.contains("not a Threefold network"), "{message}");
+    }
+
+    /// With every output weight zero, a network's score is its bucket's bias: each bucket's
+    /// bias here names the bucket, so the score shows which bucket a position used.
+    #[test]
+    fn each_position_is_scored_by_the_bucket_of_its_piece_count() {
+        let (hidden, buckets) = (16, 8);
+        let mut parts = NetworkParts {
+            hidden,
+            buckets,
+            qa: DEFAULT_QA,
+            qb: DEFAULT_QB,
+            scale: 400,
+            feature_weights: vec![1; INPUTS * hidden],
+            feature_biases: vec![0; hidden],
+            output_weights: vec![0; 2 * hidden * buckets],
+            output_biases: Vec::new(),
+        };
+        // Bucket b's bias makes 100 b + 10 centipawns: bias * 400 / (255 * 64).
+        let q = i32::from(DEFAULT_QA) * i32::from(DEFAULT_QB);
+        parts.output_biases = (0..8).map(|b| (100 * b + 10) * q / 400).collect();
+        let net = Network::from_parts(parts).expect("valid parts");
+        let cases = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                7,
+            ),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0),
+            ("4k3/8/8/8/8/8/8/R1B1K3 b - - 0 1", 0),
+            ("4k3/pp6/8/8/8/8/PP6/R1B1K3 w - - 0 1", 1),
+            ("r3k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1", 2),
+        ];
+        for (fen, bucket) in cases {
+            let pos = parse_fen(fen).expect("legal");
+            let count = pos.board().occupied().count();
+            assert_eq!(net.bucket(count), bucket, "{fen}");
+            let score = evaluate_position(&net, &pos);
+            assert!(
+                (score - (100 * bucket as i32 + 10)).abs() <= 1,
+                "{fen}: {score} for bucket {bucket}"
+            );
+        }
     }
 }

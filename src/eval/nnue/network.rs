@@ -8,10 +8,15 @@ use super::features::INPUTS;
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"TFNN";
-/// The format version this code reads and writes.
-pub const VERSION: u32 = 1;
-/// Bytes before the weights.
-pub const HEADER_BYTES: usize = 24;
+/// The newest format version this code reads and writes: version 2 adds output buckets.
+/// A network with one output bucket is written as version 1, which older builds read too.
+pub const VERSION: u32 = 2;
+/// Bytes before the weights in a version 1 file (one output bucket).
+pub const HEADER_BYTES_V1: usize = 24;
+/// Bytes before the weights in a version 2 file: version 1's header and the bucket count.
+pub const HEADER_BYTES: usize = 28;
+/// The most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 16;
 /// The largest hidden size accepted.
 pub const MAX_HIDDEN: usize = 4096;
 /// Hidden sizes are multiples of this (a vector of i16 lanes).
@@ -36,6 +41,8 @@ pub enum NetworkError {
     UnsupportedVersion(u32),
     /// The hidden size is 0, too large or not a multiple of 16.
     BadHiddenSize(u32),
+    /// The number of output buckets is 0 or more than [`MAX_BUCKETS`].
+    BadBucketCount(u32),
     /// A quantisation constant out of range.
     BadQuantisation { qa: u32, qb: u32 },
     /// The output scale is out of range.
@@ -53,7 +60,7 @@ impl fmt::Display for NetworkError {
         match self {
             NetworkError::TooShort { length } => write!(
                 f,
-                "{length} bytes is shorter than a network header ({HEADER_BYTES} bytes)"
+                "{length} bytes is shorter than a network header ({HEADER_BYTES_V1} bytes)"
             ),
             NetworkError::BadMagic(magic) => write!(
                 f,
@@ -61,12 +68,15 @@ impl fmt::Display for NetworkError {
             ),
             NetworkError::UnsupportedVersion(v) => write!(
                 f,
-                "network format version {v}, this build reads version {VERSION}"
+                "network format version {v}, this build reads versions 1 to {VERSION}"
             ),
             NetworkError::BadHiddenSize(n) => write!(
                 f,
                 "hidden size {n}: must be a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}"
             ),
+            NetworkError::BadBucketCount(b) => {
+                write!(f, "{b} output buckets: must be from 1 to {MAX_BUCKETS}")
+            }
             NetworkError::BadQuantisation { qa, qb } => write!(
                 f,
                 "quantisation QA {qa}, QB {qb}: each must be from 1 to {MAX_Q}"
@@ -76,7 +86,7 @@ impl fmt::Display for NetworkError {
             }
             NetworkError::WrongLength { expected, actual } => write!(
                 f,
-                "{actual} bytes, but the header's hidden size needs {expected} (a cut or wrong file)"
+                "{actual} bytes, but the header's sizes need {expected} (a cut or wrong file)"
             ),
             NetworkError::OutputWeightTooLarge { index, value } => write!(
                 f,
@@ -93,33 +103,58 @@ impl std::error::Error for NetworkError {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    buckets: usize,
     qa: i16,
     qb: i16,
     scale: i32,
     feature_weights: Vec<i16>,
     feature_biases: Vec<i16>,
     output_weights: Vec<i16>,
-    output_bias: i32,
+    output_biases: Vec<i32>,
 }
 
 /// The numbers of a network, as the trainer makes them (see [`Network::from_parts`]).
 #[derive(Debug, Clone)]
 pub struct NetworkParts {
     pub hidden: usize,
+    /// The number of output buckets (1 for a single output layer).
+    pub buckets: usize,
     pub qa: i16,
     pub qb: i16,
     pub scale: i32,
     /// 768 x hidden, feature-major.
     pub feature_weights: Vec<i16>,
     pub feature_biases: Vec<i16>,
-    /// 2 x hidden: the side to move's half first.
+    /// buckets x 2 x hidden, bucket-major; in each bucket the side to move's half first.
     pub output_weights: Vec<i16>,
-    pub output_bias: i32,
+    /// One a bucket.
+    pub output_biases: Vec<i32>,
 }
 
-/// The length of a file for this hidden size.
-pub fn file_bytes(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * (INPUTS * hidden + 3 * hidden) + 4
+/// The length of a file for these sizes (version 1 for one bucket, else version 2).
+pub fn file_bytes(hidden: usize, buckets: usize) -> usize {
+    let header = if buckets == 1 {
+        HEADER_BYTES_V1
+    } else {
+        HEADER_BYTES
+    };
+    header + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
+}
+
+/// The output bucket of a position with `pieces` pieces on the board (kings included) for a
+/// network with `buckets` buckets: the pieces beyond the two kings, in groups of
+/// `ceil(32 / buckets)`, the last bucket taking any rest.
+///
+/// ```
+/// use threefold::eval::nnue::output_bucket;
+/// assert_eq!(output_bucket(32, 8), 7);
+/// assert_eq!(output_bucket(6, 8), 1);
+/// assert_eq!(output_bucket(3, 8), 0);
+/// assert_eq!(output_bucket(32, 1), 0);
+/// ```
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    let group = 32usize.div_ceil(buckets.max(1));
+    (pieces.saturating_sub(2) / group).min(buckets.saturating_sub(1))
 }
 
 fn u32_at(bytes: &[u8], at: usize) -> u32 {
@@ -136,7 +171,7 @@ fn i16s(bytes: &[u8]) -> Vec<i16> {
 impl Network {
     /// Reads and validates a network file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if bytes.len() < HEADER_BYTES {
+        if bytes.len() < HEADER_BYTES_V1 {
             return Err(NetworkError::TooShort {
                 length: bytes.len(),
             });
@@ -146,20 +181,27 @@ impl Network {
             return Err(NetworkError::BadMagic(magic));
         }
         let version = u32_at(bytes, 4);
-        if version != VERSION {
-            return Err(NetworkError::UnsupportedVersion(version));
-        }
+        let (header, buckets) = match version {
+            1 => (HEADER_BYTES_V1, 1),
+            2 if bytes.len() >= HEADER_BYTES => (HEADER_BYTES, u32_at(bytes, 24)),
+            2 => {
+                return Err(NetworkError::TooShort {
+                    length: bytes.len(),
+                });
+            }
+            _ => return Err(NetworkError::UnsupportedVersion(version)),
+        };
         let hidden = u32_at(bytes, 8);
         let (qa, qb, scale) = (u32_at(bytes, 12), u32_at(bytes, 16), u32_at(bytes, 20));
-        let hidden = check_header(hidden, qa, qb, scale)?;
-        let expected = file_bytes(hidden);
+        let (hidden, buckets) = check_header(hidden, buckets, qa, qb, scale)?;
+        let expected = file_bytes(hidden, buckets);
         if bytes.len() != expected {
             return Err(NetworkError::WrongLength {
                 expected,
                 actual: bytes.len(),
             });
         }
-        let mut at = HEADER_BYTES;
+        let mut at = header;
         let mut take = |count: usize| {
             let slice = &bytes[at..at + 2 * count];
             at += 2 * count;
@@ -167,17 +209,21 @@ impl Network {
         };
         let feature_weights = take(INPUTS * hidden);
         let feature_biases = take(hidden);
-        let output_weights = take(2 * hidden);
-        let output_bias = u32_at(bytes, expected - 4) as i32;
+        let output_weights = take(2 * hidden * buckets);
+        let biases_at = expected - 4 * buckets;
+        let output_biases = (0..buckets)
+            .map(|b| u32_at(bytes, biases_at + 4 * b) as i32)
+            .collect();
         Network::from_parts(NetworkParts {
             hidden,
+            buckets,
             qa: qa as i16,
             qb: qb as i16,
             scale: scale as i32,
             feature_weights,
             feature_biases,
             output_weights,
-            output_bias,
+            output_biases,
         })
     }
 
@@ -191,8 +237,9 @@ impl Network {
     /// A network from its numbers, validated like a file.
     pub fn from_parts(parts: NetworkParts) -> Result<Network, NetworkError> {
         let to_u32 = |v: i32| u32::try_from(v).unwrap_or(0);
-        let hidden = check_header(
+        let (hidden, buckets) = check_header(
             u32::try_from(parts.hidden).unwrap_or(0),
+            u32::try_from(parts.buckets).unwrap_or(0),
             to_u32(i32::from(parts.qa)),
             to_u32(i32::from(parts.qb)),
             to_u32(parts.scale),
@@ -203,8 +250,11 @@ impl Network {
         if parts.feature_biases.len() != hidden {
             return Err(NetworkError::WrongParts("feature biases"));
         }
-        if parts.output_weights.len() != 2 * hidden {
+        if parts.output_weights.len() != 2 * hidden * buckets {
             return Err(NetworkError::WrongParts("output weights"));
+        }
+        if parts.output_biases.len() != buckets {
+            return Err(NetworkError::WrongParts("output biases"));
         }
         let limit = i16::MAX / parts.qa;
         if let Some((index, &value)) = parts
@@ -217,28 +267,33 @@ impl Network {
         }
         Ok(Network {
             hidden,
+            buckets,
             qa: parts.qa,
             qb: parts.qb,
             scale: parts.scale,
             feature_weights: parts.feature_weights,
             feature_biases: parts.feature_biases,
             output_weights: parts.output_weights,
-            output_bias: parts.output_bias,
+            output_biases: parts.output_biases,
         })
     }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_bytes(self.hidden));
+        let mut out = Vec::with_capacity(file_bytes(self.hidden, self.buckets));
         out.extend_from_slice(&MAGIC);
+        let version = if self.buckets == 1 { 1 } else { VERSION };
         for field in [
-            VERSION,
+            version,
             self.hidden as u32,
             self.qa as u32,
             self.qb as u32,
             self.scale as u32,
         ] {
             out.extend_from_slice(&field.to_le_bytes());
+        }
+        if version >= 2 {
+            out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         }
         for list in [
             &self.feature_weights,
@@ -249,7 +304,9 @@ impl Network {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in &self.output_biases {
+            out.extend_from_slice(&bias.to_le_bytes());
+        }
         out
     }
 
@@ -283,22 +340,56 @@ impl Network {
         &self.feature_biases
     }
 
-    /// The output weights for the side to move's accumulator and for the other side's.
-    pub fn output_weights(&self) -> (&[i16], &[i16]) {
-        self.output_weights.split_at(self.hidden)
+    /// The network's shape in words, for the user.
+    ///
+    /// ```
+    /// use threefold::eval::nnue::Network;
+    /// assert!(Network::embedded().shape().contains("hidden neurons"));
+    /// ```
+    pub fn shape(&self) -> String {
+        match self.buckets {
+            1 => format!("{} hidden neurons", self.hidden),
+            b => format!("{} hidden neurons, {b} output buckets", self.hidden),
+        }
     }
 
-    /// The output bias, at scale QA * QB.
-    pub fn output_bias(&self) -> i32 {
-        self.output_bias
+    /// The number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// The output bucket of a position with `pieces` pieces on the board.
+    pub fn bucket(&self, pieces: usize) -> usize {
+        output_bucket(pieces, self.buckets)
+    }
+
+    /// A bucket's output weights for the side to move's accumulator and for the other side's.
+    pub fn output_weights(&self, bucket: usize) -> (&[i16], &[i16]) {
+        let n = self.hidden;
+        self.output_weights[2 * n * bucket..2 * n * (bucket + 1)].split_at(n)
+    }
+
+    /// A bucket's output bias, at scale QA * QB.
+    pub fn output_bias(&self, bucket: usize) -> i32 {
+        self.output_biases[bucket]
     }
 }
 
-/// Checks the header's numbers; the hidden size as usize.
-fn check_header(hidden: u32, qa: u32, qb: u32, scale: u32) -> Result<usize, NetworkError> {
+/// Checks the header's numbers; the hidden size and the bucket count as usize.
+fn check_header(
+    hidden: u32,
+    buckets: u32,
+    qa: u32,
+    qb: u32,
+    scale: u32,
+) -> Result<(usize, usize), NetworkError> {
     let n = hidden as usize;
     if n == 0 || n > MAX_HIDDEN || !n.is_multiple_of(HIDDEN_STEP) {
         return Err(NetworkError::BadHiddenSize(hidden));
+    }
+    let b = buckets as usize;
+    if b == 0 || b > MAX_BUCKETS {
+        return Err(NetworkError::BadBucketCount(buckets));
     }
     if !(1..=MAX_Q).contains(&qa) || !(1..=MAX_Q).contains(&qb) {
         return Err(NetworkError::BadQuantisation { qa, qb });
@@ -306,5 +397,5 @@ fn check_header(hidden: u32, qa: u32, qb: u32, scale: u32) -> Result<usize, Netw
     if !(1..=MAX_SCALE).contains(&scale) {
         return Err(NetworkError::BadScale(scale));
     }
-    Ok(n)
+    Ok((n, b))
 }

@@ -300,11 +300,10 @@ pub fn run(args: Args) -> Result<(), String> {
         );
     }
     eprintln!(
-        "train: wrote {} ({} bytes, hidden {}, {} output buckets) after {:.1} s",
+        "train: wrote {} ({} bytes, {}) after {:.1} s",
         options.out.display(),
         nnue::file_bytes(net.hidden(), net.buckets()),
-        net.hidden(),
-        net.buckets(),
+        net.shape(),
         started.elapsed().as_secs_f64()
     );
     Ok(())

@@ -219,6 +219,11 @@ mod tests {
         assert_eq!(bytes.len(), file_bytes(16, 1));
         assert_eq!(bytes[4], 1);
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+        // The same net written as version 2 (a bucket count of one) reads the same.
+        let mut v2 = bytes.clone();
+        v2[4] = 2;
+        v2.splice(HEADER_BYTES_V1..HEADER_BYTES_V1, 1u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&v2), Ok(net.clone()));
 
         let refused = |edit: &dyn Fn(&mut Vec<u8>)| {
             let mut b = bytes.clone();

@@ -131,14 +131,20 @@ pub struct NetworkParts {
     pub output_biases: Vec<i32>,
 }
 
-/// The length of a file for these sizes (version 1 for one bucket, else version 2).
+/// The length of the file [`Network::to_bytes`] writes for these sizes (version 1 for one
+/// bucket, else version 2).
 pub fn file_bytes(hidden: usize, buckets: usize) -> usize {
     let header = if buckets == 1 {
         HEADER_BYTES_V1
     } else {
         HEADER_BYTES
     };
-    header + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
+    header + weight_bytes(hidden, buckets)
+}
+
+/// The length of the weights and biases after the header.
+fn weight_bytes(hidden: usize, buckets: usize) -> usize {
+    2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
 }
 
 /// The output bucket of a position with `pieces` pieces on the board (kings included) for a
@@ -194,7 +200,7 @@ impl Network {
         let hidden = u32_at(bytes, 8);
         let (qa, qb, scale) = (u32_at(bytes, 12), u32_at(bytes, 16), u32_at(bytes, 20));
         let (hidden, buckets) = check_header(hidden, buckets, qa, qb, scale)?;
-        let expected = file_bytes(hidden, buckets);
+        let expected = header + weight_bytes(hidden, buckets);
         if bytes.len() != expected {
             return Err(NetworkError::WrongLength {
                 expected,

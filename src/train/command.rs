@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! threefold train --data PATH [--data PATH ...] --out FILE.nnue
-//!     [--hidden 64] [--buckets 1] [--epochs 10] [--batch 16384] [--lr 0.001] [--schedule cosine|step]
+//!     [--hidden 64] [--buckets 1] [--epochs 10] [--batch 16384] [--lr 0.001]
+//!     [--schedule cosine|step]
 //!     [--step-every 4] [--gamma 0.3] [--wdl 0.3] [--wdl-endgame W] [--scale 400]
 //!     [--weight-decay 0.01]
 //!     [--validation 0.1] [--seed 1] [--threads 2] [--max-positions N]

@@ -1,5 +1,6 @@
 //! NNUE inference: a `(768 -> N) x 2 -> 1` perspective network with SCReLU and output buckets
-//! chosen by the number of pieces, quantised to i16, evaluated from accumulators that a search updates move by move.
+//! chosen by the number of pieces, quantised to i16, evaluated from accumulators that a
+//! search updates move by move.
 //!
 //! - `network.rs`: the file (format: `nnue/FORMAT.md`), loading, validation and
 //!   [`NetworkError`];

@@ -131,15 +131,24 @@ pub struct NetworkParts {
     pub output_biases: Vec<i32>,
 }
 
-/// The length of the file [`Network::to_bytes`] writes for these sizes (version 1 for one
-/// bucket, else version 2).
-pub fn file_bytes(hidden: usize, buckets: usize) -> usize {
-    let header = if buckets == 1 {
+/// The version [`Network::to_bytes`] writes for a net of `buckets` output buckets: 1 for one
+/// bucket (which older builds read too), else [`VERSION`].
+fn written_version(buckets: usize) -> u32 {
+    if buckets == 1 { 1 } else { VERSION }
+}
+
+/// The bytes before the weights in a file of `version` (1 or 2).
+fn header_bytes(version: u32) -> usize {
+    if version == 1 {
         HEADER_BYTES_V1
     } else {
         HEADER_BYTES
-    };
-    header + weight_bytes(hidden, buckets)
+    }
+}
+
+/// The length of the file [`Network::to_bytes`] writes for these sizes.
+pub fn file_bytes(hidden: usize, buckets: usize) -> usize {
+    header_bytes(written_version(buckets)) + weight_bytes(hidden, buckets)
 }
 
 /// The length of the weights and biases after the header.
@@ -187,9 +196,9 @@ impl Network {
             return Err(NetworkError::BadMagic(magic));
         }
         let version = u32_at(bytes, 4);
-        let (header, buckets) = match version {
-            1 => (HEADER_BYTES_V1, 1),
-            2 if bytes.len() >= HEADER_BYTES => (HEADER_BYTES, u32_at(bytes, 24)),
+        let buckets = match version {
+            1 => 1,
+            2 if bytes.len() >= HEADER_BYTES => u32_at(bytes, HEADER_BYTES_V1),
             2 => {
                 return Err(NetworkError::TooShort {
                     length: bytes.len(),
@@ -197,6 +206,7 @@ impl Network {
             }
             _ => return Err(NetworkError::UnsupportedVersion(version)),
         };
+        let header = header_bytes(version);
         let hidden = u32_at(bytes, 8);
         let (qa, qb, scale) = (u32_at(bytes, 12), u32_at(bytes, 16), u32_at(bytes, 20));
         let (hidden, buckets) = check_header(hidden, buckets, qa, qb, scale)?;
@@ -288,7 +298,7 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(file_bytes(self.hidden, self.buckets));
         out.extend_from_slice(&MAGIC);
-        let version = if self.buckets == 1 { 1 } else { VERSION };
+        let version = written_version(self.buckets);
         for field in [
             version,
             self.hidden as u32,

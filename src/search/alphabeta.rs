@@ -17,6 +17,7 @@ use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 use super::Report;
 use super::ordering::{COUNTER_MOVE, Lineage, MovePicker, capture_score, material_gain, piece_to};
 use super::params::{self, CURRMOVE_AFTER, QS_HASH_MOVE, REVERSE_FUTILITY_FEW_MOVES};
+use super::repetition::Recurrence;
 use super::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, from_table, is_mate, mated_in, to_table};
 use super::see;
 use super::tablebase::{Outcome, TB_WIN, TB_WIN_BOUND};
@@ -36,9 +37,13 @@ impl Worker<'_> {
     /// dead material.
     fn rule_score(&mut self, pos: &Chess, ply: usize) -> Option<i32> {
         let halfmoves = pos.halfmoves();
-        if let Some(earlier) = self.path.keys.repetition(halfmoves) {
-            self.depends_on(earlier as isize);
-            return Some(self.draw_score(ply));
+        match self.path.keys.recurrence(halfmoves) {
+            Recurrence::Draw(earlier) => {
+                self.depends_on(earlier as isize);
+                return Some(self.draw_score(ply));
+            }
+            Recurrence::Twofold(_) => self.path.twofold = true,
+            Recurrence::New => {}
         }
         if fifty_moves_complete(halfmoves) {
             // A mate on the hundredth halfmove still counts.
@@ -106,8 +111,10 @@ impl Worker<'_> {
         cut: bool,
     ) -> i32 {
         let outer = std::mem::replace(&mut self.path.dependency, isize::MAX);
+        let outer_twofold = std::mem::replace(&mut self.path.twofold, false);
         let score = self.search_node(pos, key, depth, alpha, beta, ply, cut);
         self.path.dependency = self.path.dependency.min(outer);
+        self.path.twofold |= outer_twofold;
         score
     }
 
@@ -117,13 +124,28 @@ impl Worker<'_> {
     }
 
     /// How long the node's `score` may be kept: a draw resting on the path (a repetition or
-    /// the fifty-move clock below) for this search only.
+    /// the fifty-move clock below) for this search only; a score whose subtree met a twofold
+    /// of a game position until the game repeats positions.
     fn scope_of(&self, score: i32) -> Scope {
         if self.path_dependent() && self.is_draw_value(score) {
             Scope::ThisSearch
+        } else if self.path.twofold {
+            Scope::UntilRepeated
         } else {
             Scope::Always
         }
+    }
+
+    /// The hash table's entry for `key`, the position at `ply`. A score an earlier search
+    /// stored resting on a twofold is, once the game has repeated a position, only a bound
+    /// toward the draw: that twofold may be a threefold now.
+    fn probe_table(&self, key: u64, ply: usize) -> Option<Entry> {
+        let entry = self.shared.tt.probe(key)?;
+        Some(if entry.earlier_twofold && self.path.keys.game_repeated() {
+            entry.toward_draw(self.draw_score(ply))
+        } else {
+            entry
+        })
     }
 
     /// True when the score of the node on top of the key stack rests on positions before it.
@@ -283,7 +305,7 @@ impl Worker<'_> {
         ply: usize,
         kind: &NodeKind,
     ) -> Result<Option<Entry>, i32> {
-        let entry = self.shared.tt.probe(key);
+        let entry = self.probe_table(key, ply);
         if let Some(e) =
             entry.filter(|e| !kind.pv && !kind.root && kind.excluded.is_none() && e.depth >= depth)
             && let Some(score) = table_cutoff(e, pos, ply, window.alpha, window.beta)
@@ -775,7 +797,7 @@ impl Worker<'_> {
         if !node.in_check
             && !node.scaled_by_rule
             && informative
-            && scope == Scope::Always
+            && scope != Scope::ThisSearch
             && best_score.abs() < TB_WIN_BOUND
             && best_move.is_none_or(is_quiet)
         {
@@ -957,7 +979,7 @@ impl Worker<'_> {
             return self.eval.evaluate(pos, ply);
         }
         let pv_node = beta - alpha > 1;
-        let entry = self.shared.tt.probe(key);
+        let entry = self.probe_table(key, ply);
         if let Some(e) = entry.filter(|e| !pv_node && e.depth >= 0)
             && let Some(score) = table_cutoff(e, pos, ply, alpha, beta)
         {

@@ -4,6 +4,10 @@
 //! then the positions of the current line. A position that repeats one *after* the root is a
 //! draw at once (whoever repeated once can repeat again); one that repeats the root position
 //! or one from *before* it is a draw only when it makes a threefold with the game history.
+//!
+//! A second occurrence of the root or an earlier position is no draw yet, but it would be one
+//! if the game itself repeated that position: a score that rests on it may be wrong in a later
+//! search of a game that has since repeated positions (see [`Recurrence::Twofold`]).
 
 use shakmaty::{Bitboard, attacks};
 
@@ -34,16 +38,43 @@ pub struct KeyStack {
     root: usize,
     /// Index below which positions are not compared (the position before a null move).
     floor: usize,
+    /// Whether a position of the game (up to the root) occurred there more than once.
+    game_repeated: bool,
+}
+
+/// What the position on top of a [`KeyStack`] repeats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recurrence {
+    /// No earlier occurrence within reach of the halfmove clock.
+    New,
+    /// A draw: the repetition of a position after the root, or a threefold with the game. The
+    /// index of the earlier occurrence the verdict rests on.
+    Draw(usize),
+    /// The second occurrence of the root or an earlier position: no draw, as the game saw the
+    /// position only once. The index of that occurrence. A later search, after the game has
+    /// repeated the position, scores this node a draw.
+    Twofold(usize),
 }
 
 impl KeyStack {
     /// A stack from the game's reversible keys, the root position last.
     pub fn new(game_keys: &[u64]) -> KeyStack {
+        let game_repeated = game_keys
+            .iter()
+            .enumerate()
+            .any(|(i, key)| game_keys[i + 1..].contains(key));
         KeyStack {
             keys: game_keys.to_vec(),
             root: game_keys.len().saturating_sub(1),
             floor: 0,
+            game_repeated,
         }
+    }
+
+    /// Whether the game itself, up to the root, repeated a position since its last
+    /// irreversible move. Only then can a twofold of an earlier search have become a draw.
+    pub fn game_repeated(&self) -> bool {
+        self.game_repeated
     }
 
     pub fn push(&mut self, key: u64) {
@@ -86,23 +117,42 @@ impl KeyStack {
     /// If the position on top is drawn by repetition, the index of the earlier occurrence the
     /// verdict rests on (a score depending on it depends on the path to it).
     pub fn repetition(&self, halfmoves: u32) -> Option<usize> {
-        let top = self.top();
-        let key = *self.keys.get(top)?;
+        match self.recurrence(halfmoves) {
+            Recurrence::Draw(index) => Some(index),
+            Recurrence::New | Recurrence::Twofold(_) => None,
+        }
+    }
+
+    /// What the position on top repeats, given its halfmove clock `halfmoves`.
+    ///
+    /// ```
+    /// use threefold::search::repetition::{KeyStack, Recurrence};
+    /// let mut keys = KeyStack::new(&[0xA, 0xB, 0xC]);
+    /// keys.push(0xB);
+    /// keys.push(0xA);
+    /// assert_eq!(keys.recurrence(10), Recurrence::Twofold(0));
+    /// keys.push(0xB);
+    /// assert_eq!(keys.recurrence(10), Recurrence::Draw(3));
+    /// ```
+    pub fn recurrence(&self, halfmoves: u32) -> Recurrence {
+        let Some(&key) = self.keys.get(self.top()) else {
+            return Recurrence::New;
+        };
         let lowest = self.lowest(halfmoves);
-        let mut earlier = 0;
-        let mut i = top;
+        let mut twofold = None;
+        let mut i = self.top();
         while i >= lowest + 2 {
             i -= 2;
             if self.keys[i] == key {
                 // A repetition of a position after the root is a draw at once; one of the
                 // root or an earlier position only when it makes a threefold with the game.
-                earlier += 1;
-                if i > self.root || earlier >= 2 {
-                    return Some(i);
+                if i > self.root || twofold.is_some() {
+                    return Recurrence::Draw(i);
                 }
+                twofold = Some(i);
             }
         }
-        None
+        twofold.map_or(Recurrence::New, Recurrence::Twofold)
     }
 
     /// Whether the side to move can reach an earlier position with one reversible move, and
@@ -147,7 +197,7 @@ impl KeyStack {
 
 #[cfg(test)]
 mod tests {
-    use super::KeyStack;
+    use super::{KeyStack, Recurrence};
 
     #[test]
     fn twofold_after_the_root_is_a_draw() {
@@ -188,6 +238,18 @@ mod tests {
         let mut s = KeyStack::new(&[5, 6, 5, 6, 5, 8]);
         s.push(5);
         assert!(s.is_draw(10), "two earlier occurrences make a threefold");
+    }
+
+    #[test]
+    fn a_twofold_with_the_game_is_told_apart_and_the_game_knows_its_repetitions() {
+        let mut s = KeyStack::new(&[5, 6, 7, 8, 9]);
+        assert!(!s.game_repeated());
+        s.push(6);
+        assert_eq!(s.recurrence(10), Recurrence::Twofold(1));
+        assert!(!s.is_draw(10));
+        assert_eq!(s.recurrence(3), Recurrence::New, "out of the clock's reach");
+        let s = KeyStack::new(&[5, 6, 5, 8]);
+        assert!(s.game_repeated());
     }
 
     #[test]

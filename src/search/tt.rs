@@ -10,6 +10,13 @@
 //! where its own path would not draw (graph-history interaction); the search accepts that, as
 //! Stockfish does, and the next search starts clean.
 //!
+//! A score can also rest on a repetition that did *not* draw: a second occurrence of the root
+//! or of a position before it (see `repetition::Recurrence::Twofold`). Once the game has
+//! repeated that position, the same line ends in a threefold. Such a score is stored with its
+//! mark (`Scope::UntilRepeated`); a later search whose game has repeated a position reads it
+//! as a bound toward the draw (`Entry::toward_draw`): the draws that the new repetitions make
+//! can only move the score toward the draw value, never past it.
+//!
 //! The table is made of 64-byte buckets (one cache line) of four slots. A key maps to one
 //! bucket; a new position replaces the slot whose entry is worth least: empty first, then the
 //! one with the lowest depth less eight plies per search it has aged.
@@ -65,11 +72,57 @@ pub struct Entry {
     pub bound: Bound,
     /// The score rests on this search's path (see `Scope::ThisSearch`).
     pub this_search: bool,
+    /// Stored by an earlier search, the score rested on a twofold then (see
+    /// `Scope::UntilRepeated`): if the game has repeated positions since, it may have become a
+    /// draw.
+    pub earlier_twofold: bool,
+}
+
+impl Entry {
+    /// The entry with its bound loosened so that it also holds if some positions below it
+    /// have become draws worth `draw` (to the side to move): a score above the draw is then
+    /// an upper bound only, one below it a lower bound, and a bound on the far side of the
+    /// draw says no more than the draw itself. (Turning leaves of a game tree into draws moves
+    /// its value toward the draw, and never past it.)
+    ///
+    /// ```
+    /// use threefold::search::tt::{Bound, Entry};
+    /// let e = Entry {
+    ///     packed_move: 0,
+    ///     score: 900,
+    ///     eval: 0,
+    ///     depth: 12,
+    ///     bound: Bound::Exact,
+    ///     this_search: false,
+    ///     earlier_twofold: true,
+    /// };
+    /// let loose = e.toward_draw(0);
+    /// assert_eq!((loose.score, loose.bound), (900, Bound::Upper));
+    /// let lower = Entry { bound: Bound::Lower, ..e }.toward_draw(0);
+    /// assert_eq!((lower.score, lower.bound), (0, Bound::Lower));
+    /// let losing = Entry { score: -300, ..e }.toward_draw(0);
+    /// assert_eq!((losing.score, losing.bound), (-300, Bound::Lower));
+    /// ```
+    pub fn toward_draw(self, draw: i32) -> Entry {
+        let (score, bound) = match (self.score.cmp(&draw), self.bound) {
+            (std::cmp::Ordering::Equal, bound) => (draw, bound),
+            (std::cmp::Ordering::Greater, Bound::Lower) => (draw, Bound::Lower),
+            (std::cmp::Ordering::Greater, _) => (self.score, Bound::Upper),
+            (std::cmp::Ordering::Less, Bound::Upper) => (draw, Bound::Upper),
+            (std::cmp::Ordering::Less, _) => (self.score, Bound::Lower),
+        };
+        Entry {
+            score,
+            bound,
+            earlier_twofold: false,
+            ..self
+        }
+    }
 }
 
 /// An entry as stored: move, score, eval, depth (low seven bits: the draft + 1; high bit:
-/// the score holds for this search only), and flags (low two bits: bound, 0 = empty; high six
-/// bits: the search generation).
+/// the score holds for this search only), and flags (low two bits: bound, 0 = empty; bit 2:
+/// the score rests on a twofold; high five bits: the search generation).
 #[derive(Debug, Clone, Copy, Default)]
 struct Packed {
     packed_move: u16,
@@ -103,7 +156,13 @@ impl Packed {
     }
 
     fn generation(self) -> u8 {
-        self.flags >> 2
+        self.flags >> 3
+    }
+
+    /// Whether the score rested on a twofold and was stored by a search other than
+    /// `generation`'s.
+    fn earlier_twofold(self, generation: u8) -> bool {
+        self.flags & TWOFOLD != 0 && self.generation() != generation
     }
 
     /// The draft of the stored search (-1 for a move-only entry).
@@ -123,7 +182,7 @@ impl Packed {
 
     /// What the entry is worth keeping, in plies: its depth, less for each search it has aged.
     fn worth(self, generation: u8) -> i32 {
-        let age = (generation.wrapping_sub(self.generation()) & 0x3f) as i32;
+        let age = (generation.wrapping_sub(self.generation()) & GENERATIONS) as i32;
         self.draft() + 1 - AGE_WEIGHT * age
     }
 }
@@ -132,12 +191,20 @@ impl Packed {
 const DRAFT_BITS: u8 = 0x7f;
 /// The bit of `Packed::depth` that marks a score valid in the search that stored it only.
 const THIS_SEARCH_ONLY: u8 = 0x80;
+/// The bit of `Packed::flags` that marks a score resting on a twofold.
+const TWOFOLD: u8 = 0x04;
+/// The generation counts searches modulo 32 (five bits of `Packed::flags`); this is its mask.
+const GENERATIONS: u8 = 0x1f;
 
 /// How long a stored score may be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     /// In any later search of the position.
     Always,
+    /// In any later search of the position, as a bound toward the draw once the game has
+    /// repeated a position: the score rests on a second occurrence of a game position, which a
+    /// third would have drawn.
+    UntilRepeated,
     /// In the search that stored it only (it rests on that search's path); later searches see
     /// only the move.
     ThisSearch,
@@ -225,7 +292,7 @@ impl TranspositionTable {
 
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 0x3f;
+        self.generation = (self.generation + 1) & GENERATIONS;
     }
 
     fn bucket(&self, key: u64) -> Option<&Bucket> {
@@ -298,6 +365,7 @@ impl TranspositionTable {
             depth,
             bound,
             this_search: packed.depth & THIS_SEARCH_ONLY != 0,
+            earlier_twofold: depth >= 0 && packed.earlier_twofold(self.generation),
         })
     }
 
@@ -350,7 +418,13 @@ impl TranspositionTable {
                 } else {
                     0
                 },
-            flags: bound_bits | (self.generation << 2),
+            flags: bound_bits
+                | if scope == Scope::UntilRepeated {
+                    TWOFOLD
+                } else {
+                    0
+                }
+                | (self.generation << 3),
         };
         write(slot, key, entry);
     }
@@ -485,6 +559,40 @@ mod tests {
         tt.store(key, None, 25, 40, 1, Bound::Lower, Scope::Always);
         let e = tt.probe(key).expect("stored");
         assert_eq!((e.score, e.depth, e.bound), (25, 1, Bound::Lower));
+    }
+
+    #[test]
+    fn a_score_resting_on_a_twofold_is_marked_for_later_searches_only() {
+        let mut tt = TranspositionTable::new(1);
+        let key = 0x0f0f_1234_5678_9999;
+        tt.store(key, None, 700, 40, 8, Bound::Exact, Scope::UntilRepeated);
+        let now = tt.probe(key).expect("stored");
+        assert!(!now.earlier_twofold, "its own search uses it as it is");
+        assert_eq!((now.score, now.depth, now.bound), (700, 8, Bound::Exact));
+        tt.new_search();
+        let later = tt.probe(key).expect("still there");
+        assert!(later.earlier_twofold);
+        assert_eq!((later.score, later.depth, later.bound), (700, 8, Bound::Exact));
+        let loose = later.toward_draw(0);
+        assert_eq!((loose.score, loose.bound), (700, Bound::Upper));
+        // A score that rested on no twofold is never marked.
+        tt.store(key, None, 700, 40, 9, Bound::Exact, Scope::Always);
+        tt.new_search();
+        assert!(!tt.probe(key).expect("stored").earlier_twofold);
+    }
+
+    #[test]
+    fn the_generation_wraps_in_five_bits() {
+        let mut tt = TranspositionTable::new(1);
+        let key = 0x7777_0000_0000_0001;
+        tt.store(key, None, 5, 0, 3, Bound::Exact, Scope::ThisSearch);
+        for _ in 0..31 {
+            tt.new_search();
+            assert_eq!(tt.probe(key).map(|e| e.depth), Some(-1));
+        }
+        assert_eq!(tt.generation, 31);
+        tt.new_search();
+        assert_eq!(tt.generation, 0, "32 searches later the counter is back");
     }
 
     #[test]

@@ -60,6 +60,9 @@ pub struct Path {
     /// for a halfmove clock that started before the first position on the stack); a node above
     /// that index has a path-dependent score, kept in the hash table for this search only.
     pub dependency: isize,
+    /// Whether the current subtree met a twofold of a game position (see
+    /// `repetition::Recurrence::Twofold`): its score holds until the game repeats positions.
+    pub twofold: bool,
 }
 
 /// The root of the search: its moves, the iteration under way, and how it went so far.
@@ -137,6 +140,7 @@ impl<'a> Worker<'a> {
                 played: vec![None; MAX_PLY + 1],
                 excluded: vec![None; MAX_PLY + 1],
                 dependency: isize::MAX,
+                twofold: false,
             },
             root: Root {
                 moves: root_moves,

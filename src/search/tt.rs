@@ -572,7 +572,10 @@ mod tests {
         tt.new_search();
         let later = tt.probe(key).expect("still there");
         assert!(later.earlier_twofold);
-        assert_eq!((later.score, later.depth, later.bound), (700, 8, Bound::Exact));
+        assert_eq!(
+            (later.score, later.depth, later.bound),
+            (700, 8, Bound::Exact)
+        );
         let loose = later.toward_draw(0);
         assert_eq!((loose.score, loose.bound), (700, Bound::Upper));
         // A score that rested on no twofold is never marked.

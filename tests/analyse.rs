@@ -340,7 +340,7 @@ fn a_forced_draw_holds_in_a_deeper_search_and_names_who_forces_it() {
                 "{}",
                 v.text
             );
-            // Searched again with 8 times the budget, the position and the one after the
+            // Walked to again with 8 times the budget, the position and the one after the
             // line's first move both prove the draw.
             let mut plies = game.moves[..v.ply].to_vec();
             assert!(deeper_draw(&game, &plies, nodes * 8), "{}", v.text);

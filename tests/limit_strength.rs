@@ -136,11 +136,14 @@ fn the_top_level_searches_one_line_to_its_budget_whatever_the_clock() {
     }
 }
 
+/// From the start position the weakest level plays its favourite move about 83% of the time
+/// (100 searches, 2026-11-28: e2e3 83, d2d3 10, e2e4 7), so 20 searches all gave it one run in
+/// 40; 60 searches all give it about one run in 70,000.
 #[test]
 fn the_weakest_level_varies_its_moves() {
     let mut e = limited(1320);
     let mut played = BTreeSet::new();
-    for _ in 0..20 {
+    for _ in 0..60 {
         e.send("position startpos");
         e.send("go wtime 60000 btime 60000");
         let (_, best) = e.bestmove(10 * SECOND);

@@ -138,9 +138,9 @@ pub struct Dataset {
 }
 
 /// Reads every game of the files; each game goes to validation with probability
-/// `validation`, decided by a generator seeded with `seed`. Stops adding games once
-/// `max_positions` quiet positions are read. A record cut short at the end of a file (a
-/// generator still writing it) is skipped with a warning.
+/// `validation` (see [`is_held_out`]). Stops adding games once `max_positions` quiet positions
+/// are read. A record cut short at the end of a file (a generator still writing it) is skipped
+/// with a warning.
 pub fn load(
     files: &[PathBuf],
     validation: f64,
@@ -148,20 +148,25 @@ pub fn load(
     max_positions: usize,
 ) -> Result<Dataset, String> {
     let mut data = Dataset::default();
-    let mut rng = Rng::new(seed);
     for path in files {
         if data.train.len() + data.validation.len() >= max_positions {
             break;
         }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let mut file = std::io::BufReader::new(
             std::fs::File::open(path)
                 .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
         );
+        let mut index = 0;
         let (_, error) = format::read_games(&mut file, |game| {
             if data.train.len() + data.validation.len() < max_positions {
-                let held_out = (rng.below(1_000_000) as f64) < validation * 1_000_000.0;
+                let held_out = is_held_out(seed, &name, index, validation);
                 add_game(&mut data, &game, held_out);
             }
+            index += 1;
         });
         data.files += 1;
         match error {
@@ -174,6 +179,31 @@ pub fn load(
         }
     }
     Ok(data)
+}
+
+/// Whether game `index` (from 0) of the file named `file_name` is held out for validation, with
+/// probability `validation`. The choice depends on the seed, the file's name and the game's
+/// place in it, and on nothing else: the same games stay held out when batches are added,
+/// removed or reached through links in another directory, and when a batch grows, so the
+/// validation losses of nets trained on different data compare on the games they share.
+///
+/// ```
+/// use threefold::train::data::is_held_out;
+/// let a = is_held_out(1, "s41-t0.tfd", 17, 0.1);
+/// assert_eq!(a, is_held_out(1, "s41-t0.tfd", 17, 0.1));
+/// let share = (0..10_000).filter(|&i| is_held_out(1, "s41-t0.tfd", i, 0.1)).count();
+/// assert!((800..1_200).contains(&share), "{share}");
+/// ```
+pub fn is_held_out(seed: u64, file_name: &str, index: u64, validation: f64) -> bool {
+    // FNV-1a over the name, then the game's index and the seed through xorshift64*.
+    let name = file_name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let mut rng = Rng::new(name ^ seed.rotate_left(32) ^ index.wrapping_mul(0xd6e8_feb8_6659_fd93));
+    // A few draws mix the seed's bits through the whole word.
+    rng.next_u64();
+    rng.next_u64();
+    (rng.below(1_000_000) as f64) < validation * 1_000_000.0
 }
 
 fn add_game(data: &mut Dataset, game: &GameRecord, held_out: bool) {

@@ -40,6 +40,21 @@ impl Rng {
     }
 }
 
+/// Scrambles a word so that nearby inputs give unrelated outputs (splitmix64's finaliser): for
+/// seeds made of a run's seed and counters, such as a game's number.
+///
+/// ```
+/// use threefold::rng::mix;
+/// assert_ne!(mix(1), mix(2));
+/// assert_eq!(mix(7), mix(7));
+/// ```
+pub fn mix(word: u64) -> u64 {
+    let mut z = word;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

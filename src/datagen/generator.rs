@@ -23,7 +23,7 @@ use shakmaty::Chess;
 use crate::data::files::file_name;
 use crate::data::format::{GameRecord, GameResult, ReadError, read_games, white_relative};
 use crate::eval::nnue::Network;
-use crate::rng::Rng;
+use crate::rng::{Rng, mix};
 use crate::search::{Limits, SEARCH_STACK_BYTES, Searcher};
 use crate::selfplay::game::{Adjudication, play_game};
 use crate::selfplay::openings::{OpeningRules, opening};
@@ -94,12 +94,9 @@ impl Tally {
 
 /// A game's seed from the run's seed, the thread and the game number (splitmix64's mixer).
 fn game_seed(seed: u64, thread: usize, game: u64) -> u64 {
-    let mut z = seed
+    mix(seed
         .wrapping_add((thread as u64).wrapping_mul(0xd1b5_4a32_d192_ed03))
-        .wrapping_add(game.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+        .wrapping_add(game.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
 }
 
 /// Opens `path` for appending after cutting off a partial last record; returns the file and

@@ -10,7 +10,7 @@ use shakmaty::{Chess, Color, Position};
 use crate::data::filter::is_quiet;
 use crate::data::format::{self, GameRecord, GameResult, ReadError};
 use crate::eval::{self, MAX_PHASE, nnue};
-use crate::rng::Rng;
+use crate::rng::{Rng, mix};
 
 /// The most pieces a position has.
 const MAX_PIECES: usize = 32;
@@ -195,15 +195,12 @@ pub fn load(
 /// assert!((800..1_200).contains(&share), "{share}");
 /// ```
 pub fn is_held_out(seed: u64, file_name: &str, index: u64, validation: f64) -> bool {
-    // FNV-1a over the name, then the game's index and the seed through xorshift64*.
+    // FNV-1a over the name, then the seed and the game's index mixed in.
     let name = file_name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
-    let mut rng = Rng::new(name ^ seed.rotate_left(32) ^ index.wrapping_mul(0xd6e8_feb8_6659_fd93));
-    // A few draws mix the seed's bits through the whole word.
-    rng.next_u64();
-    rng.next_u64();
-    (rng.below(1_000_000) as f64) < validation * 1_000_000.0
+    let draw = mix(name ^ mix(seed.wrapping_add(index.wrapping_mul(0x9e37_79b9_7f4a_7c15))));
+    ((draw % 1_000_000) as f64) < validation * 1_000_000.0
 }
 
 fn add_game(data: &mut Dataset, game: &GameRecord, held_out: bool) {

@@ -148,6 +148,19 @@ impl Worker<'_> {
         })
     }
 
+    /// A node that returns `e`'s score takes over what that score rests on, so that its
+    /// parents store theirs for no longer than the entry may be used: a draw kept for this
+    /// search rests on a path (how far back is no longer known, so on all of it), a score
+    /// stored on a twofold on that twofold.
+    fn inherit(&mut self, e: &Entry) {
+        if e.this_search {
+            self.depends_on(isize::MIN);
+        }
+        if e.twofold {
+            self.path.twofold = true;
+        }
+    }
+
     /// True when the score of the node on top of the key stack rests on positions before it.
     fn path_dependent(&self) -> bool {
         self.path.dependency < self.path.keys.top() as isize
@@ -310,6 +323,7 @@ impl Worker<'_> {
             entry.filter(|e| !kind.pv && !kind.root && kind.excluded.is_none() && e.depth >= depth)
             && let Some(score) = table_cutoff(e, pos, ply, window.alpha, window.beta)
         {
+            self.inherit(&e);
             return Err(score);
         }
         if !kind.root
@@ -983,6 +997,7 @@ impl Worker<'_> {
         if let Some(e) = entry.filter(|e| !pv_node && e.depth >= 0)
             && let Some(score) = table_cutoff(e, pos, ply, alpha, beta)
         {
+            self.inherit(&e);
             return score;
         }
         let in_check = pos.is_check();
@@ -1288,6 +1303,7 @@ mod tests {
     use shakmaty::Position;
 
     use super::super::Settings;
+    use super::super::tt::{Bound, Entry, Scope};
     use super::super::worker::Rig;
     use crate::game::{Game, parse_fen};
     use crate::search::score::{INFINITE, draw_value};
@@ -1359,5 +1375,48 @@ mod tests {
         worker.path.keys.push(key);
         let score = worker.negamax(&child, key, 1, 100, 101, 1);
         assert!(score >= 101, "Black's score after Qh5+: {score}");
+    }
+
+    /// Searches the position after Qe8+ from the cycle's start (Black in check, Kh7 its only
+    /// move) on a null window, with `stored` already in the table for the position after Kh7
+    /// at full depth, and returns the entry the search leaves for the position after Qe8+.
+    fn entry_above(stored: i32, scope: Scope) -> Entry {
+        let mut rig = Rig::new();
+        let game = Game::new(parse_fen(CYCLE_START).expect("fen"));
+        let mut after_check = game.position().clone();
+        after_check
+            .play_unchecked(crate::game::parse_uci_move(&after_check, "h5e8").expect("legal"));
+        let mut after_reply = after_check.clone();
+        after_reply
+            .play_unchecked(crate::game::parse_uci_move(&after_reply, "g8h7").expect("legal"));
+        let reply_key = crate::game::position_key(&after_reply);
+        rig.tt
+            .store(reply_key, None, stored, 0, 30, Bound::Exact, scope);
+        let key = crate::game::position_key(&after_check);
+        let mut worker = rig.worker(&game, Settings::default());
+        worker.path.keys.push(key);
+        let score = worker.negamax(&after_check, key, 2, -1, 0, 1);
+        assert_eq!(score, -stored, "the reply's entry settles the node");
+        drop(worker);
+        rig.tt.probe(key).expect("the node stored its score")
+    }
+
+    #[test]
+    fn a_node_cut_by_a_draw_kept_for_this_search_keeps_its_own_for_this_search() {
+        // The draw below rests on some path; the node's score rests on it, so it must not
+        // outlive this search.
+        let e = entry_above(0, Scope::ThisSearch);
+        assert_eq!(e.score, 0);
+        assert!(e.this_search, "{e:?}");
+    }
+
+    #[test]
+    fn a_node_cut_by_a_score_resting_on_a_twofold_rests_on_it_too() {
+        let e = entry_above(300, Scope::UntilRepeated);
+        assert_eq!(e.score, -300);
+        assert!(e.twofold, "{e:?}");
+        // A score that rests on nothing is kept as it is.
+        let plain = entry_above(300, Scope::Always);
+        assert!(!plain.twofold && !plain.this_search, "{plain:?}");
     }
 }

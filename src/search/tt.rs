@@ -8,7 +8,8 @@
 //! while the next search (a new root, a new game history) sees only its move (the entry reads
 //! as depth -1). Within one search a position reached by another path can take such a score
 //! where its own path would not draw (graph-history interaction); the search accepts that, as
-//! Stockfish does, and the next search starts clean.
+//! Stockfish does, and the next search starts clean. A node cut off by such an entry rests on
+//! what it rests on, and stores its own score for no longer.
 //!
 //! A score can also rest on a repetition that did *not* draw: a second occurrence of the root
 //! or of a position before it (see `repetition::Recurrence::Twofold`). Once the game has
@@ -72,9 +73,11 @@ pub struct Entry {
     pub bound: Bound,
     /// The score rests on this search's path (see `Scope::ThisSearch`).
     pub this_search: bool,
-    /// Stored by an earlier search, the score rested on a twofold then (see
-    /// `Scope::UntilRepeated`): if the game has repeated positions since, it may have become a
-    /// draw.
+    /// The score rests on a twofold (see `Scope::UntilRepeated`), whichever search stored it:
+    /// a score taken from it rests on that twofold too.
+    pub twofold: bool,
+    /// Stored by an earlier search, the score rested on a twofold then: if the game has
+    /// repeated positions since, it may have become a draw.
     pub earlier_twofold: bool,
 }
 
@@ -94,6 +97,7 @@ impl Entry {
     ///     depth: 12,
     ///     bound: Bound::Exact,
     ///     this_search: false,
+    ///     twofold: true,
     ///     earlier_twofold: true,
     /// };
     /// let loose = e.toward_draw(0);
@@ -111,9 +115,11 @@ impl Entry {
             (std::cmp::Ordering::Less, Bound::Upper) => (draw, Bound::Upper),
             (std::cmp::Ordering::Less, _) => (self.score, Bound::Lower),
         };
+        // Loosened so, the bound holds whatever the game repeats later.
         Entry {
             score,
             bound,
+            twofold: false,
             earlier_twofold: false,
             ..self
         }
@@ -365,6 +371,7 @@ impl TranspositionTable {
             depth,
             bound,
             this_search: packed.depth & THIS_SEARCH_ONLY != 0,
+            twofold: depth >= 0 && packed.flags & TWOFOLD != 0,
             earlier_twofold: depth >= 0 && packed.earlier_twofold(self.generation),
         })
     }

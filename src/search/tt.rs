@@ -115,7 +115,7 @@ impl Entry {
             (std::cmp::Ordering::Less, Bound::Upper) => (draw, Bound::Upper),
             (std::cmp::Ordering::Less, _) => (self.score, Bound::Lower),
         };
-        // Loosened so, the bound holds whatever the game repeats later.
+        // A bound loosened toward the draw holds whatever the game repeats later: no mark.
         Entry {
             score,
             bound,

@@ -567,8 +567,8 @@ impl Worker<'_> {
                 .singular_score
                 .filter(|_| pack_move(m) == node.hash_move)
             {
-                match self.singular(pos, key, m, tt_score, depth, ply, kind.cut) {
-                    Singular::Extend => extension = 1,
+                match self.singular(pos, key, m, tt_score, depth, ply, kind) {
+                    Singular::Extend(plies) => extension = plies,
                     Singular::MultiCut(score) if score >= beta => return Err(score),
                     Singular::MultiCut(_) => {}
                     Singular::Stopped => return Err(0),
@@ -627,6 +627,8 @@ impl Worker<'_> {
                     kind,
                 )
             };
+            let doubled = i32::from(extension == 2);
+            self.path.double_extensions += doubled;
             let score = self.principal_variation_search(
                 &child,
                 child_key,
@@ -637,6 +639,7 @@ impl Worker<'_> {
                 ply,
                 kind.cut,
             );
+            self.path.double_extensions -= doubled;
             self.path.keys.pop();
             if kind.root {
                 self.count_root_nodes(m, self.stats.nodes - nodes_before);
@@ -823,7 +826,8 @@ impl Worker<'_> {
 
     /// Searches the node without the hash move `m`, at half depth, in a null window just below
     /// the hash score: if every other move fails low there, `m` alone holds the score and is
-    /// extended; if one reaches the window, the node likely has several good moves.
+    /// extended (by two plies at a non-PV node when the others stay far below, a few times a
+    /// line); if one reaches the window, the node likely has several good moves.
     #[allow(clippy::too_many_arguments)]
     fn singular(
         &mut self,
@@ -833,7 +837,7 @@ impl Worker<'_> {
         tt_score: i32,
         depth: i32,
         ply: usize,
-        cut: bool,
+        kind: &NodeKind,
     ) -> Singular {
         let singular_beta = tt_score - params::singular_margin_per_ply() * depth;
         self.path.excluded[ply] = Some(m);
@@ -844,14 +848,20 @@ impl Worker<'_> {
             singular_beta - 1,
             singular_beta,
             ply,
-            cut,
+            kind.cut,
         );
         self.path.excluded[ply] = None;
         self.path.pv[ply].clear();
         if self.budget.stopped {
             Singular::Stopped
         } else if score < singular_beta {
-            Singular::Extend
+            let far_below = score < singular_beta - params::double_extension_margin();
+            let doubles_left = self.path.double_extensions < params::double_extension_limit();
+            Singular::Extend(if !kind.pv && far_below && doubles_left {
+                2
+            } else {
+                1
+            })
         } else {
             Singular::MultiCut(singular_beta)
         }
@@ -1148,8 +1158,9 @@ struct Shallow {
 
 /// What the singular-extension test found.
 enum Singular {
-    /// Every other move fails low: the hash move alone holds the node.
-    Extend,
+    /// Every other move fails low: the hash move alone holds the node, and is searched this
+    /// many plies deeper.
+    Extend(i32),
     /// Another move reaches this score too (a cutoff if it is at least beta).
     MultiCut(i32),
     Stopped,

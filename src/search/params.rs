@@ -348,6 +348,11 @@ tunables! {
     singular_margin_per_ply = 2, 1..=6, step 1;
     /// How much shallower than the node the hash entry may be for the singular test.
     singular_entry_depth_slack = 3, 1..=5, step 1;
+    /// How far below the singular window every other move must stay for the hash move to be
+    /// searched two plies deeper instead of one (non-PV nodes only).
+    double_extension_margin = 20, 5..=60, step 3;
+    /// How many double extensions one line may take, so that they cannot feed on each other.
+    double_extension_limit = 6, 1..=12, step 1;
 
     // Quiescence.
 

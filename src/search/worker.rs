@@ -63,6 +63,8 @@ pub struct Path {
     /// Whether the current subtree met a twofold of a game position (see
     /// `repetition::Recurrence::Twofold`): its score holds until the game repeats positions.
     pub twofold: bool,
+    /// Double singular extensions taken on the current line (see `Singular::Extend`).
+    pub double_extensions: i32,
 }
 
 /// The root of the search: its moves, the iteration under way, and how it went so far.
@@ -141,6 +143,7 @@ impl<'a> Worker<'a> {
                 excluded: vec![None; MAX_PLY + 1],
                 dependency: isize::MAX,
                 twofold: false,
+                double_extensions: 0,
             },
             root: Root {
                 moves: root_moves,

@@ -165,10 +165,9 @@ impl Packed {
         self.flags >> 3
     }
 
-    /// Whether the score rested on a twofold and was stored by a search other than
-    /// `generation`'s.
-    fn earlier_twofold(self, generation: u8) -> bool {
-        self.flags & TWOFOLD != 0 && self.generation() != generation
+    /// Whether the score rested on a twofold.
+    fn twofold(self) -> bool {
+        self.flags & TWOFOLD != 0
     }
 
     /// The draft of the stored search (-1 for a move-only entry).
@@ -358,6 +357,7 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let packed = self.read(key)?;
         let depth = packed.usable_draft(self.generation);
+        let twofold = depth >= 0 && packed.twofold();
         let bound = match packed.flags & 3 {
             _ if depth < 0 => Bound::Upper,
             1 => Bound::Lower,
@@ -371,8 +371,8 @@ impl TranspositionTable {
             depth,
             bound,
             this_search: packed.depth & THIS_SEARCH_ONLY != 0,
-            twofold: depth >= 0 && packed.flags & TWOFOLD != 0,
-            earlier_twofold: depth >= 0 && packed.earlier_twofold(self.generation),
+            twofold,
+            earlier_twofold: twofold && packed.generation() != self.generation,
         })
     }
 

@@ -1,5 +1,5 @@
 # OpenBench convention: `make` builds the engine; `make EXE=path` puts the binary at that path;
-# `make EVALFILE=net.nnue` builds another network into it (default: nnue/net11-h256b8.nnue, the
+# `make EVALFILE=net.nnue` builds another network into it (default: nnue/net12-h256b8.nnue, the
 # choice is build.rs's). On Windows (`OS=Windows_NT`) the binary is threefold.exe.
 # `make ARCH=x86-64-v3` (or x86-64-v2, native) builds for that CPU level into target/ARCH/; the
 # default is generic x86-64, which runs on any 64-bit PC.

@@ -26,8 +26,8 @@ static EMBEDDED_BYTES: &[u8] = include_bytes!(env!("THREEFOLD_EVALFILE_PATH"));
 /// net 1 passed SPRT [0, 10] against the hand-written evaluation at 5+0.05 (`nnue/NETS.md`)
 /// and, once reverse futility pruning counted material en prise, keeps the seed behaviour
 /// suite at 100 ms (it had missed the Lasker-Alekhine perpetual there). The built-in net is
-/// the latest that beat the one before in a match and keeps every test: net 12
-/// (256 hidden neurons, 8 output buckets; `nnue/NETS.md`). The hand-written evaluation stays for `UseNNUE
+/// the latest that beat the one before in a match and keeps every test: net 12 (256 hidden
+/// neurons, 8 output buckets; `nnue/NETS.md`). The hand-written evaluation stays for `UseNNUE
 /// false`, limited strength and the tuner.
 pub const USE_NNUE_BY_DEFAULT: bool = true;
 

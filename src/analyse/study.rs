@@ -559,12 +559,12 @@ fn position_verdicts(
 const CONFIRMING_SEARCHES: usize = 2;
 
 /// Whether the draw by rule the search proved in the current position of `game` (`here`, its
-/// line ending by `end`) is forced, and by whom. Forced: the proof holds on the next ply, at a
-/// depth that reaches past the first proof's horizon: the position after the line's first
-/// move, searched [`CONFIRMING_SEARCHES`] times in a row, proves a draw every time, the last
-/// search at least as deep as `here` (one ply further from the current position). Then the
-/// side to move there cannot avoid it either. The side that forces it: the one giving a
-/// perpetual check, else the side to move, which plays into it.
+/// line ending by `end`) is forced, and by whom. The side that forces it: the one giving a
+/// perpetual check, else the side to move, which plays into it. Forced: the proof holds on the
+/// next ply, at a depth that reaches past the first proof's horizon (the position after the
+/// line's first move, searched [`CONFIRMING_SEARCHES`] times in a row, proves a draw every
+/// time, the last search at least as deep as `here`, one ply further from the current
+/// position), and the other side cannot step out of it ([`avoidable`]).
 fn forced_by(game: &Game, here: &Assessment, end: LineEnd, engine: &mut Engine) -> Option<Color> {
     let &first = here.pv.first()?;
     let mut next_game = game.clone();
@@ -585,12 +585,41 @@ fn forced_by(game: &Game, here: &Assessment, end: LineEnd, engine: &mut Engine) 
     if last_depth < here.depth {
         return None;
     }
-    Some(match end {
+    let by = match end {
         LineEnd::Repetition {
             perpetual_by: Some(checker),
         } => checker,
         _ => game.position().turn(),
-    })
+    };
+    (!avoidable(game, &here.pv, by, engine)).then_some(by)
+}
+
+/// Whether the side that would have to accept the draw `line` leads to (the side other than
+/// `by`) can step out of it at its first turn in the line: another move, searched with the
+/// game's history, that does not lose (it scores above `-DECISIVE` for that side: a forced
+/// draw's "cannot avoid it" is a missed perpetual's "every other move loses") and does not
+/// end in a draw by rule itself. A search proves the draw as soon as every way out scores
+/// below it, and on a level board that can be a few centipawns, or half a pawn, that a deeper
+/// search takes back. No other move, or a draw reached before that side moves, cannot be
+/// avoided.
+fn avoidable(game: &Game, line: &[Move], by: Color, engine: &mut Engine) -> bool {
+    let mut at = game.clone();
+    let mut moves = line.iter();
+    if at.position().turn() == by {
+        let Some(&first) = moves.next() else {
+            return false;
+        };
+        at.play(first);
+    }
+    let Some(&answer) = moves.next() else {
+        return false;
+    };
+    if at.automatic_end().is_some() {
+        return false;
+    }
+    engine
+        .best_other(&at, answer)
+        .is_some_and(|other| other.draw.is_none() && other.score > -DECISIVE)
 }
 
 #[cfg(test)]

@@ -591,7 +591,7 @@ fn forced_by(game: &Game, here: &Assessment, end: LineEnd, engine: &mut Engine) 
         } => checker,
         _ => game.position().turn(),
     };
-    (!avoidable(game, &here.pv, by, engine)).then_some(by)
+    (!avoidable(game, &next_game, &here.pv, by, engine)).then_some(by)
 }
 
 /// Whether the side that would have to accept the draw `line` leads to (the side other than
@@ -601,24 +601,23 @@ fn forced_by(game: &Game, here: &Assessment, end: LineEnd, engine: &mut Engine) 
 /// end in a draw by rule itself. A search proves the draw as soon as every way out scores
 /// below it, and on a level board that can be a few centipawns, or half a pawn, that a deeper
 /// search takes back. No other move, or a draw reached before that side moves, cannot be
-/// avoided.
-fn avoidable(game: &Game, line: &[Move], by: Color, engine: &mut Engine) -> bool {
-    let mut at = game.clone();
-    let mut moves = line.iter();
-    if at.position().turn() == by {
-        let Some(&first) = moves.next() else {
-            return false;
-        };
-        at.play(first);
-    }
-    let Some(&answer) = moves.next() else {
+/// avoided. `next_game` is `game` after the line's first move.
+fn avoidable(game: &Game, next_game: &Game, line: &[Move], by: Color, engine: &mut Engine) -> bool {
+    // That side's first turn: here when it is to move, else after the line's first move
+    // (`next_game`, the game with that move played).
+    let (at, answer) = if game.position().turn() == by {
+        (next_game, line.get(1))
+    } else {
+        (game, line.first())
+    };
+    let Some(&answer) = answer else {
         return false;
     };
     if at.automatic_end().is_some() {
         return false;
     }
     engine
-        .best_other(&at, answer)
+        .best_other(at, answer)
         .is_some_and(|other| other.draw.is_none() && other.score > -DECISIVE)
 }
 

@@ -1,8 +1,8 @@
 //! Property tests over hostile input: the UCI line parser, FEN parsing, `position ... moves`
 //! with random move text, and whole sessions of random lines sent to the engine binary.
 //!
-//! The normal suite runs a few hundred cases. For a long fuzzing run (issue 7 asks for ten
-//! minutes or more):
+//! The normal suite runs a few hundred cases. For a long fuzzing run (ten minutes or more,
+//! before a release):
 //!
 //! ```text
 //! FUZZ_SECONDS=600 cargo test --release --test fuzz -- --ignored --nocapture

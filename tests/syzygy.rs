@@ -1,4 +1,4 @@
-//! Syzygy tablebases through UCI, with the few 3-piece tables in tests/data/syzygy (33 KB): a
+//! Syzygy tablebases through UCI, with the 3-piece tables and KQvKR in tests/data/syzygy: a
 //! tablebase win, a win the fifty-move rule turns into a draw, a drawn pawn ending, the
 //! fifty-move boundary, the game's history against the tables' ranking (threefolds made or
 //! allowed), MultiPV, and a bad path.
@@ -27,7 +27,7 @@ fn with_tables() -> Uci {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("info string Syzygy: 10 table files, up to 3 pieces")),
+            .any(|l| l.starts_with("info string Syzygy: 12 table files, up to 4 pieces")),
         "{lines:?}"
     );
     e
@@ -79,6 +79,39 @@ fn a_win_the_fifty_move_rule_frustrates_is_a_draw() {
     e.send("go depth 4");
     let (lines, _) = e.bestmove(10 * SECOND);
     assert!(last_cp(&lines) >= TB_WIN_BOUND, "{lines:?}");
+}
+
+/// The `wdl W D L` of the last `info depth` line before `bestmove`.
+fn last_wdl(lines: &[String]) -> [u32; 3] {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let words: Vec<&str> = info.split(' ').collect();
+    let at = words.iter().position(|w| *w == "wdl").expect("a wdl");
+    let chance = |i: usize| words[at + i].parse().expect("a number");
+    [chance(1), chance(2), chance(3)]
+}
+
+#[test]
+fn what_the_tables_prove_shows_as_certain_chances() {
+    let mut e = with_tables();
+    e.send("setoption name UCI_ShowWDL value true");
+    for (fen, chances) in [
+        // A draw by the tables (K+P v K, the defending king in front).
+        ("8/4k3/8/4K3/4P3/8/8/8 w - - 0 1", [0, 1000, 0]),
+        // A win the fifty-move rule spoils: a draw as certain as any.
+        ("4k3/8/8/8/8/8/8/4K2Q w - - 95 1", [0, 1000, 0]),
+        // The same win with a fresh clock, and the loss on the other side.
+        ("4k3/8/8/8/8/8/8/4K2Q w - - 0 1", [1000, 0, 0]),
+        ("8/4k3/8/4K3/4P3/8/8/8 b - - 0 1", [0, 0, 1000]),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 4");
+        let (lines, _) = e.bestmove(10 * SECOND);
+        assert_eq!(last_wdl(&lines), chances, "{fen}: {lines:?}");
+    }
 }
 
 #[test]

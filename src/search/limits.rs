@@ -1,5 +1,7 @@
 //! What a `go` command asks for: depth, nodes, mate, time, and which root moves to consider.
 
+use std::time::Instant;
+
 use shakmaty::{Chess, Move, Position};
 
 /// The clock for the side to move, from `wtime/btime/winc/binc/movestogo`.
@@ -31,6 +33,9 @@ pub struct Limits {
     pub ponder: bool,
     /// Only these root moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// When `go` arrived: the clock, every limit and the `time` of the reports count from
+    /// then, the tablebases' ranking of the root included. None: from the start of the search.
+    pub started: Option<Instant>,
 }
 
 impl Limits {

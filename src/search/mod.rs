@@ -55,7 +55,7 @@ pub use limits::{Clock, Limits};
 use line::LineEnd;
 use ordering::Heuristics;
 use strength::Strength;
-use tablebase::Tables;
+use tablebase::{RootResult, Tables};
 use tt::TranspositionTable;
 
 /// Flags the UCI loop sets while a search runs.
@@ -86,6 +86,8 @@ pub struct Iteration {
     pub pv: Vec<Move>,
     /// How the line ends in a draw by rule, when it does and its score is the draw's.
     pub draw: Option<LineEnd>,
+    /// The tables' verdict on the line's first move, when it is the score shown.
+    pub tables: Option<RootResult>,
 }
 
 /// What a running search tells its caller.
@@ -110,6 +112,8 @@ pub struct Line {
     pub searched: i32,
     pub pv: Vec<Move>,
     pub draw: Option<LineEnd>,
+    /// The tables' verdict on the line's first move, when it is the score shown.
+    pub tables: Option<RootResult>,
 }
 
 /// The answer of a search.

@@ -14,6 +14,7 @@ use super::limits::Limits;
 use super::line::{self, LineEnd};
 use super::params::{self, ASPIRATION_DEPTH, BOUND_REPORT_AFTER};
 use super::score::{INFINITE, is_mate};
+use super::tablebase::RootResult;
 use super::tt::{self, TranspositionTable};
 use super::worker::Worker;
 use super::{Iteration, Line, MAX_DEPTH, Report, SearchResult};
@@ -69,6 +70,7 @@ pub(super) fn iterative_deepening(
                     hashfull: worker.shared.tt.hashfull(),
                     pv,
                     draw: None,
+                    tables: None,
                 };
                 worker.emit(Report::Line(&bound));
             }
@@ -113,6 +115,7 @@ pub(super) fn iterative_deepening(
                 hashfull: worker.shared.tt.hashfull(),
                 pv: line.pv.clone(),
                 draw: line.draw,
+                tables: line.tables,
             };
             worker.emit(Report::Line(&shown));
         }
@@ -124,16 +127,28 @@ pub(super) fn iterative_deepening(
 
 /// The tables' score of root move `m`, when the root is in the tables.
 fn table_score(worker: &Worker, m: Move) -> Option<i32> {
-    let result = worker.root.tb.as_ref()?.result_of(m)?;
-    Some(result.score(worker.draw_score(0)))
+    table_result(worker, m).map(|result| result.score(worker.draw_score(0)))
 }
 
-/// The score to show for a line the search scored `searched`: the tables' verdict on its first
-/// move, unless the search found a mate or the line ends in a draw by rule.
-fn shown_score(worker: &Worker, pv: &[Move], searched: i32, draw: Option<LineEnd>) -> i32 {
-    match pv.first().and_then(|&m| table_score(worker, m)) {
-        Some(score) if !is_mate(searched) && draw.is_none() => score,
-        _ => searched,
+/// The tables' result of root move `m`, when the root is in the tables.
+fn table_result(worker: &Worker, m: Move) -> Option<RootResult> {
+    worker.root.tb.as_ref()?.result_of(m)
+}
+
+/// The score to show for a line the search scored `searched`, and the tables' verdict when
+/// that is what it shows: the tables' verdict on its first move where they settled it, unless
+/// the search found a mate or the line ends in a draw by rule.
+fn shown_score(
+    worker: &Worker,
+    pv: &[Move],
+    searched: i32,
+    draw: Option<LineEnd>,
+) -> (i32, Option<RootResult>) {
+    match pv.first().and_then(|&m| table_result(worker, m)) {
+        Some(result) if result.is_settled() && !is_mate(searched) && draw.is_none() => {
+            (result.score(worker.draw_score(0)), Some(result))
+        }
+        _ => (searched, None),
     }
 }
 
@@ -186,12 +201,13 @@ fn best_lines(
             line::complete_repetition(game, &mut pv);
             draw = line::drawn_end(game, &pv);
         }
-        let score = shown_score(worker, &pv, searched, draw);
+        let (score, tables) = shown_score(worker, &pv, searched, draw);
         lines.push(Line {
             score,
             searched,
             pv,
             draw,
+            tables,
         });
         if worker.budget.stopped {
             break;

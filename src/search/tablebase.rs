@@ -5,7 +5,10 @@
 //! a draw) and a *blessed loss* are draws for the engine, and at the root a win is kept only
 //! when it can be completed before the halfmove clock reaches 100 (a mate on the hundredth
 //! halfmove counts: mate comes first). Where the DTZ tables store a distance rounded and the
-//! rounding decides the boundary, a small search over the tables settles it exactly.
+//! rounding decides the boundary, a search over the tables settles it exactly, within the
+//! budget the search gives it (a share of the clock, of `go nodes`, of what `go depth` is worth);
+//! a move it could not settle is a possible win or loss ([`RootResult::WinOrDraw`],
+//! [`RootResult::DrawOrLoss`]), and what it settled is kept for the next search.
 //!
 //! The tables know nothing of the game before the root: a root move that completes a draw by
 //! rule with the game's positions (a threefold, the fiftieth move, as [`drawn_end`] judges a
@@ -13,7 +16,7 @@
 //! every table loss and below every table win.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{AmbiguousWdl, Dtz, MaybeRounded, Tablebase, Wdl};
@@ -23,10 +26,14 @@ use super::score::{MATE_BOUND, MAX_PLY};
 use crate::game::rules::FIFTY_MOVE_HALFMOVES;
 use crate::game::{Game, position_key};
 
-/// Positions probed at most to settle the root moves at the fifty-move boundary (a few
-/// milliseconds); past it a move still unsettled is taken at its worse value for the side to
-/// move at the root.
-const EXACT_PROBE_LIMIT: usize = 50_000;
+/// Positions probed at most by [`Tables::rank_root_moves`], the ranking without a search's
+/// budget (tests and tools); a search gives its own budget to
+/// [`Tables::rank_root_moves_within`].
+pub const UNBUDGETED_PROBE_LIMIT: u64 = 200_000;
+
+/// Entries the boundary search keeps between searches (answers and DTZ probes each); past it
+/// they are forgotten before the next ranking, so memory stays bounded (about 60 MB at most).
+const SETTLED_LIMIT: usize = 1 << 20;
 
 /// Score of a tablebase win at the root; a win found `ply` plies down scores `TB_WIN - ply`.
 /// Below every mate score, above every evaluation.
@@ -39,6 +46,9 @@ pub struct Tables {
     tablebase: Tablebase<Chess>,
     /// How many table files were found.
     pub files: usize,
+    /// What the boundary search has settled so far, and the last root ranked: kept between
+    /// searches, as the tables under them never change.
+    settled: Mutex<Settled>,
 }
 
 /// Why `SyzygyPath` gave no usable tables.
@@ -59,7 +69,11 @@ impl Tables {
         if files == 0 {
             return Err(LoadError(format!("no Syzygy tables found in '{path}'")));
         }
-        Ok(Arc::new(Tables { tablebase, files }))
+        Ok(Arc::new(Tables {
+            tablebase,
+            files,
+            settled: Mutex::new(Settled::default()),
+        }))
     }
 
     /// The most pieces any loaded table covers.
@@ -83,72 +97,227 @@ impl Tables {
         })
     }
 
+    /// [`Tables::rank_root_moves_within`] with every move settled and no budget but
+    /// [`UNBUDGETED_PROBE_LIMIT`] probes.
+    pub fn rank_root_moves(&self, game: &Game, moves: &[Move]) -> Option<RootRanking> {
+        let mut budget = |probes: u64| probes <= UNBUDGETED_PROBE_LIMIT;
+        self.rank_root_moves_within(game, moves, Settle::Every, &mut budget)
+    }
+
     /// Every root move of `game` (of `moves`) with its result under the fifty-move rule and
     /// the game's history, best first. Winning, the moves that reach the next zeroing move (or
     /// mate) sooner rank higher, so the win is completed before the clock runs out; losing, the
     /// moves that resist longer. A move that completes a draw by rule with the game's positions
     /// is a draw. None when a table is missing or there is no move.
-    pub fn rank_root_moves(&self, game: &Game, moves: &[Move]) -> Option<RootRanking> {
+    ///
+    /// Where the DTZ tables round a distance and the rounding decides whether a move's result
+    /// comes before halfmove 100, a search over the tables settles it: the moves that could
+    /// change the best result first, then (with [`Settle::Every`]) the others. `budget` is asked
+    /// before each new table probe of that search, with the probes so far; once it says no, the
+    /// moves left open stay [`RootResult::WinOrDraw`] or [`RootResult::DrawOrLoss`], ranked
+    /// just above the worse of their two results, and the ranking says it is not complete. What the search settles is kept for the next ranking,
+    /// and so is the last complete ranking: the same root again costs no probe.
+    pub fn rank_root_moves_within(
+        &self,
+        game: &Game,
+        moves: &[Move],
+        settle: Settle,
+        budget: &mut dyn FnMut(u64) -> bool,
+    ) -> Option<RootRanking> {
         let root = game.position();
         if !self.covers(root) || moves.is_empty() {
             return None;
         }
-        let mut ranked = Vec::with_capacity(moves.len());
-        let mut boundary = Boundary::new(self);
-        let mut probes = 0;
+        let mut settled = self.settled.lock().unwrap_or_else(PoisonError::into_inner);
+        let identity = RootIdentity::of(game, moves);
+        if let Some((known, ranking)) = &settled.last
+            && *known == identity
+            && ranking.complete
+            && (ranking.settled == Settle::Every || settle == Settle::Best)
+        {
+            return Some(RootRanking {
+                probes: 0,
+                ..ranking.clone()
+            });
+        }
+        settled.trim();
+        let mut boundary = Boundary {
+            tables: self,
+            settled: &mut settled,
+            probes: 0,
+            budget,
+            exhausted: false,
+        };
+        // First every move by its own probe, a rounded distance at the limit left open.
+        let mut first = Vec::with_capacity(moves.len());
         for &m in moves {
-            let result = if drawn_end(game, &[m]).is_some() {
-                RootResult::Draw
+            let open = if drawn_end(game, &[m]).is_some() {
+                Open::Known(RootResult::Draw)
             } else {
                 let mut child = root.clone();
                 child.play_unchecked(m);
-                probes += u64::from(!child.is_checkmate());
-                self.rank_move(m, &child, &mut boundary)?
+                boundary.first_look(m, child)?
             };
-            ranked.push((m, result));
+            first.push((m, open));
         }
+        // Then the open ones, those that could change the best result first.
+        let mut complete = true;
+        while let Some(index) = next_to_settle(&first, settle) {
+            let (_, open) = &first[index];
+            let result = match open {
+                Open::MaybeWin { child, plies } => {
+                    let left = FIFTY_MOVE_HALFMOVES.saturating_sub(child.halfmoves());
+                    boundary.loses_within(child, left).map(|wins| {
+                        if wins {
+                            RootResult::Win { plies: *plies }
+                        } else {
+                            RootResult::Draw
+                        }
+                    })
+                }
+                Open::MaybeLoss { child, plies } => {
+                    let left = FIFTY_MOVE_HALFMOVES.saturating_sub(child.halfmoves());
+                    boundary.wins_within(child, left).map(|loses| {
+                        if loses {
+                            RootResult::Loss { plies: *plies }
+                        } else {
+                            RootResult::Draw
+                        }
+                    })
+                }
+                Open::Known(result) => Some(*result),
+            };
+            match result {
+                Some(result) => first[index].1 = Open::Known(result),
+                None => {
+                    complete = false;
+                    break;
+                }
+            }
+        }
+        let probes = boundary.probes;
+        let mut ranked: Vec<(Move, RootResult)> =
+            first.iter().map(|(m, open)| (*m, open.ranked())).collect();
         // Stable: moves ranked alike keep the order they were given in.
         ranked.sort_by_key(|&(_, result)| std::cmp::Reverse(result));
-        Some(RootRanking {
+        let ranking = RootRanking {
             moves: ranked,
-            probes: probes + boundary.probes as u64,
-        })
+            probes,
+            complete,
+            settled: settle,
+        };
+        if complete {
+            settled.last = Some((identity, ranking.clone()));
+        }
+        Some(ranking)
+    }
+}
+
+/// Which root moves [`Tables::rank_root_moves_within`] settles exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settle {
+    /// Those that could keep the best result: enough to choose the move.
+    Best,
+    /// Every move: for lines shown beside the best (MultiPV) and for tools.
+    Every,
+}
+
+/// A root move's result after its own probe: known, or a rounded distance right at the
+/// fifty-move limit that a search over the tables must settle.
+#[derive(Debug, Clone)]
+enum Open {
+    Known(RootResult),
+    /// A win in `plies` or a draw: the child (the opponent to move) may lose in time.
+    MaybeWin {
+        child: Chess,
+        plies: u32,
+    },
+    /// A loss in `plies` or a draw: the child may win in time.
+    MaybeLoss {
+        child: Chess,
+        plies: u32,
+    },
+}
+
+impl Open {
+    /// The result as the ranking gives it: unsettled where the search did not settle it.
+    fn ranked(&self) -> RootResult {
+        match *self {
+            Open::Known(result) => result,
+            Open::MaybeWin { plies, .. } => RootResult::WinOrDraw { plies },
+            Open::MaybeLoss { plies, .. } => RootResult::DrawOrLoss { plies },
+        }
     }
 
-    /// What root move `m` leads to, from the child position (the opponent to move).
-    fn rank_move(&self, m: Move, child: &Chess, boundary: &mut Boundary) -> Option<RootResult> {
-        if child.is_checkmate() {
-            return Some(RootResult::Win { plies: 1 });
+    /// The result if the search settles it the worse way for the side to move.
+    fn worse(&self) -> RootResult {
+        match *self {
+            Open::Known(result) => result,
+            Open::MaybeWin { .. } => RootResult::Draw,
+            Open::MaybeLoss { plies, .. } => RootResult::Loss { plies },
         }
-        let probed = self.tablebase.probe_dtz(child).ok()?;
-        let dtz = probed.ignore_rounding().0;
-        let wdl = AmbiguousWdl::from_dtz_and_halfmoves(probed, child.halfmoves());
-        // The child's result is the opponent's. A capture or pawn move is itself the zeroing
-        // move.
-        let plies = if m.is_zeroing() {
-            1
-        } else {
-            dtz.unsigned_abs() + 1
-        };
-        // A rounded DTZ landing exactly on halfmove 100 may be one ply short: settle it by
-        // searching the tables (plies left before the clock passes 100); if that search gives
-        // up, the move is taken at its worse value for us.
-        let left = FIFTY_MOVE_HALFMOVES.saturating_sub(child.halfmoves());
-        Some(match wdl {
-            AmbiguousWdl::Loss => RootResult::Win { plies },
-            AmbiguousWdl::MaybeLoss => match boundary.loses_within(child, left) {
-                Some(true) => RootResult::Win { plies },
-                _ => RootResult::Draw,
-            },
-            AmbiguousWdl::MaybeWin => match boundary.wins_within(child, left) {
-                Some(false) => RootResult::Draw,
-                _ => RootResult::Loss { plies },
-            },
-            AmbiguousWdl::Win => RootResult::Loss { plies },
-            AmbiguousWdl::BlessedLoss | AmbiguousWdl::Draw | AmbiguousWdl::CursedWin => {
-                RootResult::Draw
-            }
-        })
+    }
+
+    /// The result if the search settles it the better way for the side to move.
+    fn better(&self) -> RootResult {
+        match *self {
+            Open::Known(result) => result,
+            Open::MaybeWin { plies, .. } => RootResult::Win { plies },
+            Open::MaybeLoss { .. } => RootResult::Draw,
+        }
+    }
+}
+
+/// The open move to settle next: the one that could do best, if it could beat every move's
+/// worse value (with [`Settle::Every`], any open move).
+fn next_to_settle(first: &[(Move, Open)], settle: Settle) -> Option<usize> {
+    let floor = first.iter().map(|(_, open)| open.worse()).max()?;
+    first
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, open))| !matches!(open, Open::Known(_)))
+        .filter(|(_, (_, open))| settle == Settle::Every || open.better() > floor)
+        .max_by_key(|(_, (_, open))| open.better())
+        .map(|(index, _)| index)
+}
+
+/// A root as the ranking sees it: its position and clock, the game's positions a repetition
+/// could reach, and the moves ranked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RootIdentity {
+    keys: Vec<u64>,
+    halfmoves: u32,
+    moves: Vec<Move>,
+}
+
+impl RootIdentity {
+    fn of(game: &Game, moves: &[Move]) -> RootIdentity {
+        RootIdentity {
+            keys: game.reversible_keys().to_vec(),
+            halfmoves: game.position().halfmoves(),
+            moves: moves.to_vec(),
+        }
+    }
+}
+
+/// What the boundary search has found, kept from ranking to ranking.
+#[derive(Default)]
+struct Settled {
+    /// (position key, plies left, winner to move) -> answer.
+    answers: HashMap<(u64, u32, bool), bool>,
+    /// Position key -> its DTZ probe (None: no table answered).
+    dtz: HashMap<u64, Option<MaybeRounded<Dtz>>>,
+    /// The last complete ranking and the root it ranks.
+    last: Option<(RootIdentity, RootRanking)>,
+}
+
+impl Settled {
+    /// Forgets the search's findings once they pass [`SETTLED_LIMIT`].
+    fn trim(&mut self) {
+        if self.answers.len() > SETTLED_LIMIT || self.dtz.len() > SETTLED_LIMIT {
+            self.answers.clear();
+            self.dtz.clear();
+        }
     }
 }
 
@@ -157,7 +326,13 @@ impl Tables {
 #[derive(Debug, Clone)]
 pub struct RootRanking {
     pub moves: Vec<(Move, RootResult)>,
+    /// New table probes this ranking made (0 when the last one was reused).
     pub probes: u64,
+    /// Whether every move it was asked to settle is settled (else the budget ran out first,
+    /// and some moves that could change the best result are left open).
+    pub complete: bool,
+    /// Which moves it was asked to settle.
+    pub settled: Settle,
 }
 
 impl RootRanking {
@@ -194,27 +369,69 @@ impl RootRanking {
 /// right at the limit are looked at a ply deeper.
 struct Boundary<'a> {
     tables: &'a Tables,
-    /// (position key, plies left, winner to move) -> answer.
-    memo: HashMap<(u64, u32, bool), bool>,
-    probes: usize,
+    settled: &'a mut Settled,
+    /// New DTZ probes so far.
+    probes: u64,
+    /// Asked before each new probe (see [`Tables::rank_root_moves_within`]).
+    budget: &'a mut dyn FnMut(u64) -> bool,
+    /// Set once the budget said no: every later probe gives up too.
+    exhausted: bool,
 }
 
-impl<'a> Boundary<'a> {
-    fn new(tables: &'a Tables) -> Boundary<'a> {
-        Boundary {
-            tables,
-            memo: HashMap::new(),
-            probes: 0,
-        }
-    }
-
-    /// The DTZ of `pos`, counting the probe; None past the limit or for a missing table.
+impl Boundary<'_> {
+    /// The DTZ of `pos`, from what is settled or from a new probe if the budget allows; None
+    /// past the budget or for a missing table.
     fn probe(&mut self, pos: &Chess) -> Option<MaybeRounded<Dtz>> {
-        self.probes += 1;
-        if self.probes > EXACT_PROBE_LIMIT {
+        let key = position_key(pos);
+        if let Some(&known) = self.settled.dtz.get(&key) {
+            return known;
+        }
+        if self.exhausted || !(self.budget)(self.probes + 1) {
+            self.exhausted = true;
             return None;
         }
-        self.tables.tablebase.probe_dtz(pos).ok()
+        self.probes += 1;
+        let dtz = self.tables.tablebase.probe_dtz(pos).ok();
+        self.settled.dtz.insert(key, dtz);
+        dtz
+    }
+
+    /// What root move `m` leads to by the child's own probe (the opponent to move), without
+    /// the budget: a ranking needs at least this. None for a missing table.
+    fn first_look(&mut self, m: Move, child: Chess) -> Option<Open> {
+        if child.is_checkmate() {
+            return Some(Open::Known(RootResult::Win { plies: 1 }));
+        }
+        let key = position_key(&child);
+        let probed = match self.settled.dtz.get(&key) {
+            Some(&known) => known?,
+            None => {
+                self.probes += 1;
+                let dtz = self.tables.tablebase.probe_dtz(&child).ok();
+                self.settled.dtz.insert(key, dtz);
+                dtz?
+            }
+        };
+        let dtz = probed.ignore_rounding().0;
+        let wdl = AmbiguousWdl::from_dtz_and_halfmoves(probed, child.halfmoves());
+        // The child's result is the opponent's. A capture or pawn move is itself the zeroing
+        // move.
+        let plies = if m.is_zeroing() {
+            1
+        } else {
+            dtz.unsigned_abs() + 1
+        };
+        // A rounded DTZ landing exactly on halfmove 100 may be one ply short: left open for
+        // the search over the tables.
+        Some(match wdl {
+            AmbiguousWdl::Loss => Open::Known(RootResult::Win { plies }),
+            AmbiguousWdl::MaybeLoss => Open::MaybeWin { child, plies },
+            AmbiguousWdl::MaybeWin => Open::MaybeLoss { child, plies },
+            AmbiguousWdl::Win => Open::Known(RootResult::Loss { plies }),
+            AmbiguousWdl::BlessedLoss | AmbiguousWdl::Draw | AmbiguousWdl::CursedWin => {
+                Open::Known(RootResult::Draw)
+            }
+        })
     }
 
     /// What a distance of `dtz` plies (rounded or not) says about "within `left` plies":
@@ -246,7 +463,7 @@ impl<'a> Boundary<'a> {
             return Some(answer);
         }
         let key = (position_key(pos), left, true);
-        if let Some(&answer) = self.memo.get(&key) {
+        if let Some(&answer) = self.settled.answers.get(&key) {
             return Some(answer);
         }
         let mut answer = false;
@@ -265,7 +482,7 @@ impl<'a> Boundary<'a> {
                 break;
             }
         }
-        self.memo.insert(key, answer);
+        self.settled.answers.insert(key, answer);
         Some(answer)
     }
 
@@ -288,7 +505,7 @@ impl<'a> Boundary<'a> {
             return Some(answer);
         }
         let key = (position_key(pos), left, false);
-        if let Some(&answer) = self.memo.get(&key) {
+        if let Some(&answer) = self.settled.answers.get(&key) {
             return Some(answer);
         }
         let mut answer = true;
@@ -305,7 +522,7 @@ impl<'a> Boundary<'a> {
                 break;
             }
         }
-        self.memo.insert(key, answer);
+        self.settled.answers.insert(key, answer);
         Some(answer)
     }
 }
@@ -325,7 +542,17 @@ pub enum RootResult {
     Win {
         plies: u32,
     },
+    /// A win in `plies` if it comes before halfmove 100, else a draw: the budget ran out before
+    /// the search over the tables settled which (at worst a draw).
+    WinOrDraw {
+        plies: u32,
+    },
     Draw,
+    /// A loss in `plies` if the opponent completes it before halfmove 100, else a draw: not
+    /// settled within the budget (at worst a loss).
+    DrawOrLoss {
+        plies: u32,
+    },
     /// A loss the opponent can complete in `plies` plies to its next zeroing move.
     Loss {
         plies: u32,
@@ -333,24 +560,39 @@ pub enum RootResult {
 }
 
 impl RootResult {
-    /// The score for the side to move at the root.
+    /// Whether the tables settled it (not [`RootResult::WinOrDraw`] or
+    /// [`RootResult::DrawOrLoss`]).
+    pub fn is_settled(self) -> bool {
+        !matches!(
+            self,
+            RootResult::WinOrDraw { .. } | RootResult::DrawOrLoss { .. }
+        )
+    }
+
+    /// The score for the side to move at the root: of the worse result where not settled.
     pub fn score(self, draw: i32) -> i32 {
         match self {
             RootResult::Win { plies } => TB_WIN - plies.min(MAX_PLY as u32) as i32,
-            RootResult::Draw => draw,
-            RootResult::Loss { plies } => -TB_WIN + plies.min(MAX_PLY as u32) as i32,
+            RootResult::WinOrDraw { .. } | RootResult::Draw => draw,
+            RootResult::DrawOrLoss { plies } | RootResult::Loss { plies } => {
+                -TB_WIN + plies.min(MAX_PLY as u32) as i32
+            }
         }
     }
 }
 
 impl Ord for RootResult {
     /// Better for the side to move is greater: a win sooner over a win later, any win over a
-    /// draw, a draw over any loss, a loss later over a loss sooner.
+    /// draw, a draw over any loss, a loss later over a loss sooner; a result not settled just
+    /// above the worse of its two (a possible win is no worse than a sure draw, and no better
+    /// than a sure win).
     fn cmp(&self, other: &RootResult) -> std::cmp::Ordering {
         let key = |r: &RootResult| match *r {
             RootResult::Loss { plies } => (0, i64::from(plies)),
-            RootResult::Draw => (1, 0),
-            RootResult::Win { plies } => (2, -i64::from(plies)),
+            RootResult::DrawOrLoss { plies } => (1, i64::from(plies)),
+            RootResult::Draw => (2, 0),
+            RootResult::WinOrDraw { plies } => (3, -i64::from(plies)),
+            RootResult::Win { plies } => (4, -i64::from(plies)),
         };
         key(self).cmp(&key(other))
     }

@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
+use std::time::Instant;
 
 use shakmaty::{Chess, Move};
 
@@ -13,11 +14,13 @@ use super::ordering::Heuristics;
 use super::root::{iterative_deepening, ponder_from_table};
 use super::score::INFINITE;
 use super::strength::Strength;
-use super::tablebase::{RootRanking, Tables};
+use super::tablebase::{RootRanking, Settle, Tables};
+use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::Worker;
 use super::{
-    Iteration, Limits, MAX_DEPTH, Report, SEARCH_STACK_BYTES, SearchResult, Searcher, Signals,
+    Iteration, Limits, MAX_DEPTH, Report, SEARCH_STACK_BYTES, SearchResult, Searcher, Settings,
+    Signals,
 };
 use crate::game::Game;
 use crate::rng::Rng;
@@ -33,6 +36,12 @@ pub(super) fn search(
     signals: &Signals,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> SearchResult {
+    // Every limit counts from `go` (or from here, when the caller did not say when it came).
+    let stamped = Limits {
+        started: Some(limits.started.unwrap_or_else(Instant::now)),
+        ..limits.clone()
+    };
+    let limits = &stamped;
     searcher.tt.new_search();
     searcher.heuristics.new_search();
     let strength = searcher.settings.strength;
@@ -41,7 +50,8 @@ pub(super) fn search(
     let helpers = prepare_helpers(searcher);
     let root = game.position().clone();
     let tables = searcher.tables.as_deref();
-    let plan = RootPlan::new(game, limits, tables);
+    let mut ranking_budget = RankingBudget::new(limits, signals, &searcher.settings);
+    let plan = RootPlan::new(game, limits, tables, &mut ranking_budget);
     let Some(&fallback) = plan.kept.first() else {
         return SearchResult::default();
     };
@@ -118,6 +128,11 @@ pub(super) fn search(
         worker.eval = EvalStack::new(network, &root);
         worker.root.tb = plan.ranking;
         worker.stats.tbhits = plan.probes;
+        if ranking_budget.ponderhit {
+            // The ponder search became a timed one during the ranking: its clock runs.
+            worker.budget.ponder_clock_started = true;
+            worker.budget.time = ranking_budget.time.clone();
+        }
         worker.shared.node_budget = node_budget;
         worker.reporter = Some(&mut report_all);
         let searched_lines = match strength {
@@ -174,9 +189,30 @@ struct RootPlan {
 }
 
 impl RootPlan {
-    fn new(game: &Game, limits: &Limits, tables: Option<&Tables>) -> RootPlan {
+    fn new(
+        game: &Game,
+        limits: &Limits,
+        tables: Option<&Tables>,
+        budget: &mut RankingBudget,
+    ) -> RootPlan {
         let moves = limits.root_moves(game.position());
-        match tables.and_then(|t| t.rank_root_moves(game, &moves)) {
+        // One line needs only the moves that could keep the best result settled; more lines
+        // show the others' results too.
+        let settle = if budget.lines > 1 {
+            Settle::Every
+        } else {
+            Settle::Best
+        };
+        let ranked = tables.and_then(|t| {
+            t.rank_root_moves_within(game, &moves, settle, &mut |probes| budget.allows(probes))
+        });
+        if let Some(ranking) = ranked.as_ref().filter(|r| !r.complete) {
+            log::debug!(
+                "tablebase ranking cut short by the search's budget after {} probes",
+                ranking.probes
+            );
+        }
+        match ranked {
             Some(ranking) => RootPlan {
                 moves: ranking.moves.iter().map(|&(m, _)| m).collect(),
                 kept: ranking.kept(),
@@ -190,6 +226,76 @@ impl RootPlan {
                 probes: 0,
             },
         }
+    }
+}
+
+/// Table probes the root's ranking may make under `go depth 1` (or `go mate 1`'s two plies
+/// halved); each further ply of depth doubles it, up to [`UNBOUNDED_RANKING_PROBES`]. A
+/// depth-limited search has no clock, yet its user expects an answer in the time such a
+/// search takes.
+const RANKING_PROBES_AT_DEPTH_1: u64 = 1_000;
+
+/// Table probes the root's ranking may make when only the clock, `stop` or nothing limits it.
+const UNBOUNDED_RANKING_PROBES: u64 = 1_000_000;
+
+/// What the tablebases' ranking of the root may spend before the search starts: `stop` ends
+/// it, and so do a share of the time budget (from `go`, or from `ponderhit` when it comes
+/// during the ranking), half of `go nodes` (a probe counts as a node) and a number of probes
+/// that grows with `go depth` (see [`RANKING_PROBES_AT_DEPTH_1`]).
+struct RankingBudget<'a> {
+    limits: &'a Limits,
+    signals: &'a Signals,
+    time: TimeManager,
+    probe_cap: u64,
+    /// Lines the search will show (MultiPV) or choose among (limited strength).
+    lines: usize,
+    /// Whether `ponderhit` came during the ranking (the clock then runs from it).
+    ponderhit: bool,
+}
+
+impl<'a> RankingBudget<'a> {
+    fn new(limits: &'a Limits, signals: &'a Signals, settings: &Settings) -> RankingBudget<'a> {
+        let mut probe_cap = UNBOUNDED_RANKING_PROBES;
+        if let Some(nodes) = limits.nodes {
+            probe_cap = probe_cap.min(nodes / 2);
+        }
+        let depth = match (limits.depth, limits.mate) {
+            (Some(d), Some(m)) => Some(d.min(m.saturating_mul(2))),
+            (d, m) => d.or(m.map(|m| m.saturating_mul(2))),
+        };
+        if let Some(depth) = depth {
+            let doublings = depth.clamp(1, 20) - 1;
+            probe_cap = probe_cap.min(RANKING_PROBES_AT_DEPTH_1 << doublings);
+        }
+        let lines = match settings.strength {
+            Some(s) => settings.multi_pv.max(s.lines()),
+            None => settings.multi_pv,
+        };
+        RankingBudget {
+            limits,
+            signals,
+            time: TimeManager::new(limits, settings.move_overhead_ms),
+            probe_cap,
+            lines,
+            ponderhit: false,
+        }
+    }
+
+    /// Whether the ranking may make its `probes`th probe.
+    fn allows(&mut self, probes: u64) -> bool {
+        if probes > self.probe_cap || self.signals.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        if self.limits.ponder && !self.ponderhit {
+            if !self.signals.ponderhit.load(Ordering::Relaxed) {
+                return true;
+            }
+            self.ponderhit = true;
+            self.time.restart_clock();
+        }
+        self.time
+            .ranking_allowance()
+            .is_none_or(|allowance| self.time.elapsed() < allowance)
     }
 }
 

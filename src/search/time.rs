@@ -47,7 +47,7 @@ impl TimeManager {
     /// run down grows back instead of living on the edge where one late reschedule loses on
     /// time.
     pub fn new(limits: &Limits, overhead_ms: u64) -> TimeManager {
-        let start = Instant::now();
+        let start = limits.started.unwrap_or_else(Instant::now);
         let (soft, hard) = if let Some(ms) = limits.movetime_ms {
             // A fixed move time is used in full: no soft limit ends the search early.
             (None, Some(ms.saturating_sub(overhead_ms).max(1)))
@@ -87,7 +87,7 @@ impl TimeManager {
         (self.soft, self.hard)
     }
 
-    /// Time since the search started.
+    /// Time since the search started (since `go` arrived, when the limits say when).
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
@@ -95,6 +95,16 @@ impl TimeManager {
     /// Restarts the clock (at `ponderhit`, the time spent pondering is free).
     pub fn restart_clock(&mut self) {
         self.start = Instant::now();
+    }
+
+    /// How long the tablebases' ranking of the root may run before the search starts: a share
+    /// of the soft limit, or of the hard one for a fixed move time; None without a clock.
+    pub fn ranking_allowance(&self) -> Option<Duration> {
+        match (self.soft, self.hard) {
+            (Some(soft), _) => Some(soft.mul_f64(RANKING_SHARE)),
+            (None, Some(hard)) => Some(hard.mul_f64(RANKING_SHARE)),
+            (None, None) => None,
+        }
     }
 
     /// Whether to stop starting iterations: the soft limit, times `scale`, has passed.
@@ -108,6 +118,10 @@ impl TimeManager {
         self.hard.is_some_and(|hard| self.elapsed() >= hard)
     }
 }
+
+/// Share of the soft limit (of the hard one for a fixed move time) that the tablebases' ranking
+/// of the root may take; the search has the rest.
+pub const RANKING_SHARE: f64 = 0.5;
 
 /// Share of the soft limit after which no new iteration starts, when the search looks neither
 /// settled nor unsettled (scale 1).

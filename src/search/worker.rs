@@ -131,7 +131,7 @@ impl<'a> Worker<'a> {
             budget: Budget {
                 limits,
                 time: TimeManager::new(limits, settings.move_overhead_ms),
-                started: Instant::now(),
+                started: limits.started.unwrap_or_else(Instant::now),
                 ponder_clock_started: false,
                 stopped: false,
             },

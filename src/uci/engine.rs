@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 use shakmaty::{Color, Position};
@@ -396,6 +396,8 @@ impl Engine {
     }
 
     fn go(&mut self, args: GoArgs) {
+        // The clock runs from here: whatever comes before the search proper counts.
+        let received = Instant::now();
         for w in &args.warnings {
             error(w);
         }
@@ -405,7 +407,7 @@ impl Engine {
             send(&bestmove_line(None, None, self.options.castling_mode()));
             return;
         }
-        let limits = self.limits_from(&args);
+        let limits = self.limits_from(&args, received);
         let mut searcher = match self.searcher.take() {
             Some(s) if self.running.is_none() => s,
             other => {
@@ -475,7 +477,7 @@ impl Engine {
     }
 
     /// Turns `go` arguments into search limits for the side to move.
-    fn limits_from(&self, args: &GoArgs) -> Limits {
+    fn limits_from(&self, args: &GoArgs, received: Instant) -> Limits {
         let pos = self.game.position();
         let (time, inc) = match pos.turn() {
             Color::White => (args.wtime, args.winc),
@@ -508,6 +510,7 @@ impl Engine {
             infinite: args.infinite,
             ponder: args.ponder,
             searchmoves,
+            started: Some(received),
         }
     }
 
@@ -624,12 +627,11 @@ fn search_and_answer(
     let material = wdl::material(game.position());
     let result = searcher.search(game, limits, signals, &mut |report| match report {
         Report::Line(it) => {
-            let chances = show_wdl.then(|| {
-                if it.draw.is_some() {
-                    wdl::PROVEN_DRAW
-                } else {
-                    wdl::expected(it.score, material)
-                }
+            let chances = show_wdl.then(|| match (it.draw, it.tables) {
+                (Some(_), _) => wdl::PROVEN_DRAW,
+                (None, tables) => tables
+                    .and_then(wdl::proven)
+                    .unwrap_or_else(|| wdl::expected(it.score, material)),
             });
             send(&info_line(it, mode, chances))
         }

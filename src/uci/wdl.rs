@@ -24,6 +24,7 @@ use shakmaty::{Chess, Position, Role};
 
 use crate::search::params::piece_value;
 use crate::search::score::is_mate;
+use crate::search::tablebase::RootResult;
 
 /// `a = A.0 + A.1 * material`, in centipawns. Fitted 2026-11-27 by `bench/training/fit_wdl.py
 /// --from-datagen FILE` on the scores Threefold printed in 320 games against itself at 5+0.05
@@ -36,8 +37,20 @@ const A: (f64, f64) = (395.56, -4.4321);
 /// `b = B.0 + B.1 * material`, in centipawns (same fit).
 const B: (f64, f64) = (130.84, -1.0519);
 
-/// The chances of a line the search proved to end in a draw by rule.
+/// The chances of a line the search proved to end in a draw by rule, or the tables proved a
+/// draw.
 pub const PROVEN_DRAW: [u32; 3] = [0, 1000, 0];
+
+/// The chances of what the tables prove under the fifty-move rule: certain. None for a result
+/// they did not settle.
+pub fn proven(result: RootResult) -> Option<[u32; 3]> {
+    match result {
+        RootResult::Win { .. } => Some([1000, 0, 0]),
+        RootResult::Draw => Some(PROVEN_DRAW),
+        RootResult::Loss { .. } => Some([0, 0, 1000]),
+        RootResult::WinOrDraw { .. } | RootResult::DrawOrLoss { .. } => None,
+    }
+}
 
 /// Material on the board as the model counts it: pawn 1, minor 3, rook 5, queen 9, in 17..=78.
 pub fn material(pos: &Chess) -> u32 {

@@ -47,7 +47,7 @@ impl GameInput {
             RecordError::IllegalMove { .. } => {
                 format!("{e}; the game is analysed up to the move before")
             }
-            RecordError::BadFen(_) => e.to_string(),
+            RecordError::BadFen(_) | RecordError::Variant(_) => e.to_string(),
         });
         GameInput {
             file: game.file,

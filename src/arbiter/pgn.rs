@@ -52,7 +52,7 @@ pub fn judge_file<R: Read>(
 /// A game read from its record, judged move by move.
 fn judge(game: RecordedGame) -> GameRecord {
     let mut judge = Judge::new(game.start.clone(), game.mode);
-    if let Some(error @ RecordError::BadFen(_)) = &game.error {
+    if let Some(error @ (RecordError::BadFen(_) | RecordError::Variant(_))) = &game.error {
         judge.fail(error.to_string());
     }
     for m in &game.main.moves {

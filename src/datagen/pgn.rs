@@ -67,10 +67,13 @@ pub fn parse_score(comment: &str) -> Option<i32> {
     Some(score)
 }
 
-/// One game's record as training data: None when it is skipped (no result, a bad FEN tag, no
-/// scored move), else the record and whether it was cut short.
+/// One game's record as training data: None when it is skipped (no result, a bad FEN tag, a
+/// variant other than chess, no scored move), else the record and whether it was cut short.
 fn convert_game(game: &RecordedGame) -> Option<(GameRecord, bool)> {
-    if matches!(game.error, Some(RecordError::BadFen(_))) {
+    if matches!(
+        game.error,
+        Some(RecordError::BadFen(_) | RecordError::Variant(_))
+    ) {
         return None;
     }
     let from_outcome = match game.outcome {

@@ -1,8 +1,9 @@
 //! Movetext as old scoresheets and some programs write it, made readable for `pgn-reader`,
-//! whose move parser is strict: a promotion without `=` (`e8Q`, `exd8n+`) gains the `=`, and a
-//! move written from square to square with a hyphen (`Ng1-f3`, `e2-e4`) loses the hyphen.
-//! python-chess reads both; `pgn-reader` would otherwise skip such a word without a word and
-//! report the next move as illegal.
+//! whose move parser is strict: a promotion without `=` (`e8Q`, `exd8n+`) gains the `=`, a
+//! move written from square to square with a hyphen (`Ng1-f3`, `e2-e4`) loses the hyphen, and
+//! an en passant capture loses the old suffix joined to it (`exd6e.p.`, `exd6ep`; a separate
+//! `e.p.` word goes too). python-chess reads all of them; `pgn-reader` would otherwise skip such
+//! a word without a word, and the next move would be read as the other side's.
 //!
 //! Tag lines, `%` escape lines, `{...}` and `;` comments pass through untouched, and so does
 //! every other word.
@@ -15,6 +16,11 @@
 //!     .read_to_string(&mut text)
 //!     .unwrap();
 //! assert_eq!(text, "[Event \"e8Q\"]\n1. e2e4 {e8Q} e5 2. Ng1f3 ; f8Q\n");
+//! let mut text = String::new();
+//! Lenient::new("5. exd6e.p. Qxd6 6. cxb6ep+ e.p.\n".as_bytes())
+//!     .read_to_string(&mut text)
+//!     .unwrap();
+//! assert_eq!(text, "5. exd6 Qxd6 6. cxb6+ \n");
 //! ```
 
 use std::cell::Cell;
@@ -133,6 +139,32 @@ fn rewrite_word(word: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A pawn capture onto the sixth or third rank (`exd6`, `cxb3`), the part before any `+#!?`,
+/// split from an en passant mark joined to it; a check mark written before the mark
+/// (`exd6+e.p.`) joins the marks after it: (`exd6`, `+`) for `exd6ep+` and `exd6+ep`. Any
+/// other word: as it is.
+fn split_en_passant_mark(core: &[u8], suffix: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    for mark in EN_PASSANT_MARKS {
+        let Some(before) = core.strip_suffix(mark) else {
+            continue;
+        };
+        let checks = before
+            .iter()
+            .rev()
+            .take_while(|b| b"+#".contains(b))
+            .count();
+        let (capture, check) = before.split_at(before.len() - checks);
+        if let [from, b'x', to_file, to_rank] = *capture
+            && is_file(from)
+            && is_file(to_file)
+            && matches!(to_rank, b'3' | b'6')
+        {
+            return (capture.to_vec(), [check, suffix].concat());
+        }
+    }
+    (core.to_vec(), suffix.to_vec())
+}
+
 fn is_file(b: u8) -> bool {
     (b'a'..=b'h').contains(&b)
 }
@@ -141,11 +173,17 @@ fn is_rank(b: u8) -> bool {
     (b'1'..=b'8').contains(&b)
 }
 
-/// `Ng1-f3` -> `Ng1f3`, `e8Q` -> `e8=Q`; any other word unchanged.
+/// The old en passant mark, as a word of its own or joined to the capture.
+const EN_PASSANT_MARKS: [&[u8]; 2] = [b"e.p.", b"ep"];
+
+/// `Ng1-f3` -> `Ng1f3`, `e8Q` -> `e8=Q`, `exd6e.p.` -> `exd6`, `e.p.` -> nothing; any other
+/// word unchanged.
 fn rewrite_san(san: &[u8]) -> Vec<u8> {
+    if san == b"e.p." {
+        return Vec::new();
+    }
     let core_len = san.len() - san.iter().rev().take_while(|b| b"+#!?".contains(b)).count();
-    let (core, suffix) = san.split_at(core_len);
-    let mut core = core.to_vec();
+    let (mut core, suffix) = split_en_passant_mark(&san[..core_len], &san[core_len..]);
     // A hyphen between two squares.
     if let Some(h) = core.iter().position(|&b| b == b'-')
         && h >= 2
@@ -168,7 +206,7 @@ fn rewrite_san(san: &[u8]) -> Vec<u8> {
     {
         core.insert(n - 1, b'=');
     }
-    core.extend_from_slice(suffix);
+    core.extend_from_slice(&suffix);
     core
 }
 
@@ -200,6 +238,20 @@ mod tests {
         assert_eq!(word("12...Nb8-c6"), "12...Nb8c6");
         assert_eq!(word("e7-e8Q"), "e7e8=Q");
         for same in ["O-O", "O-O-O", "0-0", "1/2-1/2", "0-1", "--", "1-0"] {
+            assert_eq!(word(same), same);
+        }
+    }
+
+    #[test]
+    fn en_passant_marks_go() {
+        assert_eq!(word("exd6e.p."), "exd6");
+        assert_eq!(word("exd6ep"), "exd6");
+        assert_eq!(word("12.cxb3e.p.+"), "12.cxb3+");
+        assert_eq!(word("fxg6ep#"), "fxg6#");
+        assert_eq!(word("exd6+e.p."), "exd6+");
+        assert_eq!(word("e.p."), "");
+        // Not a pawn capture onto the en passant ranks: unchanged.
+        for same in ["exd5ep", "Nxd6ep", "d6ep", "exd6", "Rep", "ep"] {
             assert_eq!(word(same), same);
         }
     }

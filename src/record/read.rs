@@ -60,6 +60,8 @@ pub enum RecordError {
     BadFen(BadFen),
     /// A move that is not legal in a position that has legal moves.
     IllegalMove { written: String, ply: usize },
+    /// The `Variant` tag names a game other than chess: no move of it is read.
+    Variant(String),
 }
 
 impl fmt::Display for RecordError {
@@ -68,6 +70,9 @@ impl fmt::Display for RecordError {
             RecordError::BadFen(BadFen { fen, why }) => write!(f, "bad FEN tag '{fen}': {why}"),
             RecordError::IllegalMove { written, ply } => {
                 write!(f, "illegal move '{written}' at ply {ply}")
+            }
+            RecordError::Variant(name) => {
+                write!(f, "a game of {name} (its Variant tag), not chess: not read")
             }
         }
     }
@@ -176,9 +181,13 @@ impl Visitor for RecordVisitor {
 
     fn begin_movetext(&mut self, tags: GameTags) -> ControlFlow<Self::Output, Movetext> {
         let mode = tags.mode();
-        let (start, error) = match tags.start() {
-            Ok(start) => (start, None),
-            Err(bad) => (Chess::default(), Some(RecordError::BadFen(bad))),
+        let (start, error) = match (tags.other_variant(), tags.start()) {
+            (Some(name), _) => (
+                Chess::default(),
+                Some(RecordError::Variant(name.to_string())),
+            ),
+            (None, Ok(start)) => (start, None),
+            (None, Err(bad)) => (Chess::default(), Some(RecordError::BadFen(bad))),
         };
         let mut main = OpenLine::new(start.clone());
         main.closed = error.is_some();
@@ -416,6 +425,56 @@ mod tests {
             game.main.moves[0].mv.promotion(),
             Some(shakmaty::Role::Queen)
         );
+    }
+
+    #[test]
+    fn old_en_passant_marks_and_piece_moves_by_squares_read_as_the_moves_they_name() {
+        // 5.exd6 takes en passant; written with the old mark joined or apart, the game goes on
+        // with Black's reply, not a move read as White's.
+        for spelling in ["exd6e.p.", "exd6ep", "exd6 e.p."] {
+            let game = one(&format!(
+                "1. e4 a6 2. e5 a5 3. a3 d5 4. {spelling} cxd6 5. g1f3 *"
+            ));
+            assert_eq!(game.error, None, "{spelling}: {:?}", written(&game));
+            let uci: Vec<String> = game
+                .moves()
+                .iter()
+                .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+                .collect();
+            assert_eq!(
+                uci,
+                [
+                    "e2e4", "a7a6", "e4e5", "a6a5", "a2a3", "d7d5", "e5d6", "c7d6", "g1f3"
+                ],
+                "{spelling}"
+            );
+            assert!(game.main.moves[6].mv.is_en_passant(), "{spelling}");
+        }
+    }
+
+    #[test]
+    fn a_game_of_another_variant_is_refused_by_name() {
+        for (tag, name) in [
+            ("Three-check", "Three-check"),
+            ("atomic", "Atomic"),
+            ("Crazyhouse", "Crazyhouse"),
+            ("Antichess", "Antichess"),
+            ("Horde", "Horde"),
+            ("Racing Kings", "Racing Kings"),
+            ("King of the Hill", "King of the Hill"),
+            ("Shogi", "Shogi"),
+        ] {
+            let game = one(&format!("[Variant \"{tag}\"]\n\n1. e4 e5 2. Qh5 Nc6 *"));
+            assert_eq!(game.error, Some(RecordError::Variant(name.into())), "{tag}");
+            assert!(game.main.moves.is_empty(), "{tag}");
+            assert!(game.error.iter().any(|e| e.to_string().contains(name)));
+        }
+        // Chess under its other names is read as chess.
+        for tag in ["Standard", "From Position", "chess 960", "wild/0"] {
+            let game = one(&format!("[Variant \"{tag}\"]\n\n1. e4 e5 *"));
+            assert_eq!(game.error, None, "{tag}");
+            assert_eq!(game.main.moves.len(), 2, "{tag}");
+        }
     }
 
     #[test]

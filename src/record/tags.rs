@@ -1,10 +1,13 @@
 //! A game's tags as read, in the file's order, with what its start position needs: the `FEN`
-//! tag and a `Variant` tag that names Chess960.
+//! tag and a `Variant` tag, which may name Chess960 or a game other than chess.
 //!
 //! ```
-//! use threefold::record::tags::is_chess960_variant;
+//! use threefold::record::tags::{Variant, is_chess960_variant, variant};
 //! assert!(is_chess960_variant("fischerandom"));
 //! assert!(!is_chess960_variant("Standard"));
+//! assert_eq!(variant("Standard"), Variant::Chess);
+//! assert_eq!(variant("Chess960"), Variant::Chess960);
+//! assert_eq!(variant("3check"), Variant::Other("Three-check".into()));
 //! ```
 
 use pgn_reader::RawTag;
@@ -19,12 +22,25 @@ pub struct BadFen {
     pub why: String,
 }
 
+/// The game a `Variant` tag names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Variant {
+    /// Chess (the tag absent, or a name python-chess reads as standard chess).
+    Chess,
+    Chess960,
+    /// Any other game, by its usual name (or the tag's own words for one not known): not chess,
+    /// so a record of it is refused rather than read as chess.
+    Other(String),
+}
+
 /// The tags of one game.
 #[derive(Debug, Default)]
 pub struct GameTags {
     pub tags: Vec<(String, String)>,
     fen: Option<String>,
     chess960: bool,
+    /// The first `Variant` tag that names a game other than chess.
+    other: Option<String>,
 }
 
 impl GameTags {
@@ -34,7 +50,13 @@ impl GameTags {
         let value = value.decode_utf8_lossy().into_owned();
         match name.as_str() {
             "FEN" => self.fen = Some(value.clone()),
-            "Variant" => self.chess960 |= is_chess960_variant(&value),
+            "Variant" => match variant(&value) {
+                Variant::Chess => {}
+                Variant::Chess960 => self.chess960 = true,
+                Variant::Other(name) => {
+                    self.other.get_or_insert(name);
+                }
+            },
             _ => {}
         }
         self.tags.push((name, value));
@@ -46,6 +68,11 @@ impl GameTags {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The game other than chess a `Variant` tag names, if one does.
+    pub fn other_variant(&self) -> Option<&str> {
+        self.other.as_deref()
     }
 
     /// The castling mode the tags give.
@@ -82,4 +109,40 @@ pub fn is_chess960_variant(value: &str) -> bool {
         .map(|c| c.to_ascii_lowercase())
         .collect();
     name.contains("960") || name == "fischerandom" || name == "fischerrandom"
+}
+
+/// The game a PGN `Variant` tag names, read as python-chess reads it: chess under its usual
+/// names ("Standard", "Chess", "Classical", "Normal", "From Position", the empty tag, the
+/// `wild/N` of chess servers), Chess960 (see [`is_chess960_variant`]), and the variants
+/// python-chess knows by their aliases (Three-check, Atomic, Crazyhouse, Antichess and its
+/// Suicide and Giveaway forms, Horde, Racing Kings, King of the Hill); any other name is a game
+/// Threefold does not know, named by the tag.
+pub fn variant(value: &str) -> Variant {
+    if is_chess960_variant(value) {
+        return Variant::Chess960;
+    }
+    let name: String = value
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if value.trim().to_ascii_lowercase().starts_with("wild/") {
+        return Variant::Chess;
+    }
+    let known = match name.as_str() {
+        "" | "standard" | "chess" | "classical" | "normal" | "fromposition" | "illegal" => {
+            return Variant::Chess;
+        }
+        "threecheck" | "3check" | "threecheckchess" => "Three-check",
+        "atomic" | "atom" | "atomicchess" => "Atomic",
+        "crazyhouse" | "house" | "zh" => "Crazyhouse",
+        "antichess" | "anti" => "Antichess",
+        "suicide" | "suicidechess" => "Suicide",
+        "giveaway" | "giveawaychess" => "Giveaway",
+        "horde" | "hordechess" => "Horde",
+        "racingkings" | "racing" | "race" => "Racing Kings",
+        "kingofthehill" | "koth" => "King of the Hill",
+        _ => return Variant::Other(value.trim().to_string()),
+    };
+    Variant::Other(known.to_string())
 }

@@ -447,6 +447,25 @@ fn verify_checks_a_batch_against_the_row_and_checksums_datagen_printed() {
     assert!(stdout.contains("s5: 2 files, 4 games"), "{stdout}");
     assert!(stdout.contains("1 batch verified"), "{stdout}");
 
+    // The checksum lines are sha256sum's own: `sha256sum -c` accepts them, file by file.
+    let sums: String = manifest_text
+        .lines()
+        .filter(|l| l.len() > 66 && l.as_bytes()[64..66] == *b"  ")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(sums.lines().count(), 2, "{manifest_text}");
+    let sums_file = dir.join("SHA256SUMS");
+    std::fs::write(&sums_file, &sums).expect("sums written");
+    let checked = std::process::Command::new("sha256sum")
+        .arg("-c")
+        .arg(&sums_file)
+        .current_dir(&data)
+        .output()
+        .expect("sha256sum runs (coreutils)");
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert!(checked.status.success(), "{said}");
+    assert_eq!(said.matches(": OK").count(), 2, "{said}");
+
     // A row that counts one game more than the files hold.
     let games_cell = row_cell(&manifest_text, 7);
     let wrong = manifest_text.replacen(

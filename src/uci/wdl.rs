@@ -114,7 +114,11 @@ mod tests {
             (400, 17, [670, 328, 2]),
             (150, 60, [575, 409, 16]),
         ] {
-            assert_eq!(expected(cp, material), chances, "{cp} cp, material {material}");
+            assert_eq!(
+                expected(cp, material),
+                chances,
+                "{cp} cp, material {material}"
+            );
         }
     }
 

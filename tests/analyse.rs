@@ -57,7 +57,8 @@ fn input(case: &Value) -> (GameInput, MoveRange) {
         tags: vec![(
             "Event".to_owned(),
             case["id"].as_str().unwrap_or("?").to_owned(),
-        )],
+        )]
+        .into(),
         start,
         moves,
         error: None,
@@ -151,7 +152,7 @@ fn seed_game(event: &str) -> GameInput {
     parse_games(text)
         .expect("the seed PGN reads")
         .into_iter()
-        .find(|g| g.tag("Event") == Some(event))
+        .find(|g| g.tags.get("Event") == Some(event))
         .expect("the seed game is there")
 }
 
@@ -166,7 +167,7 @@ fn analysis_game(event: &str) -> GameInput {
     parse_games(text)
         .expect("the PGN reads")
         .into_iter()
-        .find(|g| g.tag("Event") == Some(event))
+        .find(|g| g.tags.get("Event") == Some(event))
         .expect("the game is there")
 }
 

@@ -16,7 +16,7 @@ fn judge(pgn: &str) -> Vec<GameRecord> {
 fn seed(event: &str) -> GameRecord {
     judge(include_str!("data/seed-games.pgn"))
         .into_iter()
-        .find(|g| g.tag("Event") == Some(event))
+        .find(|g| g.tags.get("Event") == Some(event))
         .unwrap_or_else(|| panic!("no seed game {event}"))
 }
 
@@ -25,7 +25,7 @@ fn every_seed_game_is_read_without_error() {
     let games = judge(include_str!("data/seed-games.pgn"));
     assert_eq!(games.len(), 15);
     for g in &games {
-        assert_eq!(g.verdict.error, None, "{:?}", g.tag("Event"));
+        assert_eq!(g.verdict.error, None, "{:?}", g.tags.get("Event"));
     }
 }
 

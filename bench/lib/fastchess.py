@@ -57,7 +57,7 @@ def play(runner, first, second, *, games, tc, book, concurrency, seed, pgn_path,
     (the log ends with its exit status either way)."""
     if not os.path.isfile(book):
         sys.exit(f'the openings {book} are not there: name a file with THREEFOLD_BOOK '
-                 '(README, "Benchmarks and matches")')
+                 '(docs/benchmarks.md)')
     cmd = [runner]
     for player in (first, second):
         cmd += ['-engine', f'cmd={player.cmd}', f'name={player.name}']

@@ -5,7 +5,7 @@ and imports what it needs from here.
 
 The match openings are not in the repository: by default they are looked for in the team's
 shared folder beside it (../shared/books/2moves_v1.epd); THREEFOLD_BOOK names another file
-(README, "Benchmarks and matches"). The match runner, fastchess, is found by lib/fastchess.py."""
+(docs/benchmarks.md). The match runner, fastchess, is found by lib/fastchess.py."""
 import os
 
 LIB = os.path.dirname(os.path.abspath(__file__))

@@ -7,6 +7,7 @@ use std::io::{self, Read};
 
 use shakmaty::{Chess, Move};
 
+use crate::record::tags::Tags;
 use crate::record::{Line, RecordError, RecordedGame, read_file};
 
 /// One game as read from its file.
@@ -17,7 +18,7 @@ pub struct GameInput {
     /// 1 for the first game of its file.
     pub index: usize,
     /// Every tag, in the file's order.
-    pub tags: Vec<(String, String)>,
+    pub tags: Tags,
     /// The start position (the FEN tag's, or the standard one).
     pub start: Chess,
     /// The main line, up to the first illegal move.
@@ -27,16 +28,6 @@ pub struct GameInput {
     /// What the record says about the main line (comments such as `[%clk]`, NAGs, variations),
     /// kept beside the engine's annotations; empty for a game not read from a record.
     pub recorded: Line,
-}
-
-impl GameInput {
-    /// The value of a tag, if present.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
 }
 
 impl GameInput {

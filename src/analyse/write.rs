@@ -240,7 +240,8 @@ pub fn pgn(analysis: &GameAnalysis) -> String {
         tokens.push(comment(&closing.join("; ")));
     }
     let result = input
-        .tag("Result")
+        .tags
+        .get("Result")
         .filter(|r| RESULTS.contains(r))
         .unwrap_or("*");
     tokens.push(result.to_owned());
@@ -339,7 +340,7 @@ fn verdict_json(v: &Verdict, pos_at_line: Option<&Chess>) -> Value {
     })
 }
 
-/// One game as a JSON object (schema in the README).
+/// One game as a JSON object (its fields are in docs/analyse.md).
 pub fn json(analysis: &GameAnalysis) -> Value {
     let input = &analysis.input;
     // The position after every ply, the start first.

@@ -4,6 +4,7 @@
 use std::io::{self, Read};
 
 use super::judge::{Judge, Verdict};
+use crate::record::tags::Tags;
 use crate::record::{RecordError, RecordedGame, read_file};
 
 /// One game of the file and its verdict.
@@ -13,18 +14,8 @@ pub struct GameRecord {
     pub file: String,
     /// 1 for the first game of its file.
     pub index: usize,
-    pub tags: Vec<(String, String)>,
+    pub tags: Tags,
     pub verdict: Verdict,
-}
-
-impl GameRecord {
-    /// The value of a tag, if present.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
 }
 
 /// Judges every game of a PGN stream, handing each record to `each` as soon as it is read;

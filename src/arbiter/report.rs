@@ -30,7 +30,7 @@ fn end_name(rule: AutomaticEnd) -> &'static str {
 
 /// The recorded result, or "*" when the tag is missing.
 fn result_of(record: &GameRecord) -> &str {
-    record.tag("Result").unwrap_or("*")
+    record.tags.get("Result").unwrap_or("*")
 }
 
 /// Whether the game's `Result` tag agrees with how the game ended by the rules.
@@ -92,12 +92,13 @@ impl std::fmt::Display for Summary {
     }
 }
 
-/// One JSON object for a game (the schema is in the README).
+/// One JSON object for a game (the schema is in docs/arbiter.md).
 pub fn json(record: &GameRecord) -> Value {
     let v = &record.verdict;
     let tag = |name: &str| {
         record
-            .tag(name)
+            .tags
+            .get(name)
             .map_or(Value::Null, |t| Value::String(t.to_owned()))
     };
     json!({
@@ -142,7 +143,8 @@ pub fn text(record: &GameRecord) -> String {
     let v = &record.verdict;
     let known = |name: &str| {
         record
-            .tag(name)
+            .tags
+            .get(name)
             .filter(|t| !t.is_empty() && !t.starts_with('?'))
     };
     let mut place: Vec<String> = [known("Event"), known("Site"), known("Date")]
@@ -162,8 +164,8 @@ pub fn text(record: &GameRecord) -> String {
         "Game {} of {}: {} - {} ({place}), {} plies, result {}\n",
         record.index,
         record.file,
-        record.tag("White").unwrap_or("?"),
-        record.tag("Black").unwrap_or("?"),
+        record.tags.get("White").unwrap_or("?"),
+        record.tags.get("Black").unwrap_or("?"),
         v.plies,
         result_of(record)
     );

@@ -84,7 +84,8 @@ fn convert_game(game: &RecordedGame) -> Option<(GameRecord, bool)> {
         _ => None,
     };
     let result = game
-        .tag("Result")
+        .tags
+        .get("Result")
         .and_then(|r| result_of(r.trim()))
         .or(from_outcome)?;
     // Each move with the score of its comment, from the view of the side that played it.

@@ -30,7 +30,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::lenient::Lenient;
 use super::san::resolve;
-use super::tags::{BadFen, GameTags};
+use super::tags::{BadFen, GameTags, Tags};
 
 /// One move of a record and what the record says about it.
 #[derive(Debug, Clone)]
@@ -86,7 +86,7 @@ pub struct RecordedGame {
     /// 1 for the first game of its file.
     pub index: usize,
     /// Every tag, in the file's order.
-    pub tags: Vec<(String, String)>,
+    pub tags: Tags,
     pub mode: CastlingMode,
     /// The start position (the `FEN` tag's, or the standard one).
     pub start: Chess,
@@ -100,14 +100,6 @@ pub struct RecordedGame {
 }
 
 impl RecordedGame {
-    /// The value of the first tag called `name`, if any.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
     /// The main line's moves.
     pub fn moves(&self) -> Vec<Move> {
         self.main.moves.iter().map(|m| m.mv).collect()

@@ -33,10 +33,56 @@ pub enum Variant {
     Other(String),
 }
 
-/// The tags of one game.
+/// A game's tags, in the file's order: one type for every tool that reads games (the arbiter,
+/// `analyse`, `datagen --from-pgn`).
+///
+/// ```
+/// use threefold::record::tags::Tags;
+/// let tags = Tags::from(vec![("White".to_string(), "Fischer".to_string())]);
+/// assert_eq!(tags.get("White"), Some("Fischer"));
+/// assert_eq!(tags.get("Black"), None);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tags(Vec<(String, String)>);
+
+impl Tags {
+    /// The value of the first tag called `name`, if any.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every tag, name and value, in the file's order.
+    pub fn iter(&self) -> std::slice::Iter<'_, (String, String)> {
+        self.0.iter()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl From<Vec<(String, String)>> for Tags {
+    fn from(tags: Vec<(String, String)>) -> Tags {
+        Tags(tags)
+    }
+}
+
+impl<'a> IntoIterator for &'a Tags {
+    type Item = &'a (String, String);
+    type IntoIter = std::slice::Iter<'a, (String, String)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// The tags of one game as they are read, with what the start position needs.
 #[derive(Debug, Default)]
 pub struct GameTags {
-    pub tags: Vec<(String, String)>,
+    pub tags: Tags,
     fen: Option<String>,
     chess960: bool,
     /// The first `Variant` tag that names a game other than chess.
@@ -59,15 +105,7 @@ impl GameTags {
             },
             _ => {}
         }
-        self.tags.push((name, value));
-    }
-
-    /// The value of the first tag called `name`, if any.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.tags.0.push((name, value));
     }
 
     /// The game other than chess a `Variant` tag names, if one does.

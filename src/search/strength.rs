@@ -4,14 +4,14 @@
 //! would; from there up it searches the best line alone, as full strength does.
 //!
 //! The budget and the noise were calibrated against Stockfish's own `UCI_Elo` ladder (see
-//! README, "Limited strength", for the table and the command that measured it).
+//! docs/uci.md, "Limited strength", for the table and the command that measured it).
 
 use crate::rng::Rng;
 
 /// The lowest `UCI_Elo` (Stockfish's lowest too).
 pub const MIN_ELO: u32 = 1320;
 /// The highest `UCI_Elo` offered: about the full strength of the engine at 10+0.1 on
-/// Stockfish's scale (README, "Limited strength"), so that every level is reached at the clocks
+/// Stockfish's scale (docs/uci.md, "Limited strength"), so that every level is reached at the clocks
 /// people play, the node budget rather than the clock ending its searches.
 pub const MAX_ELO: u32 = 2200;
 /// How many best lines a limited search looks at before choosing, below `NOISELESS_ELO` (at

@@ -7,7 +7,8 @@
 //! (repetitions, hash cutoffs, tables) never pay for an update, and unmaking a move costs
 //! nothing: the parent's accumulator is still in its slot. The network's score goes through
 //! the material rule ([`crate::eval::scale_network_score`]) on its way out
-//! ([`EvalStack::finish`]), after the search has added its correction to it.
+//! ([`EvalStack::finish`]), after the search has added its correction to it; every evaluation
+//! then shrinks as the fifty-move draw comes near ([`fifty_move_scale`]).
 //!
 //! ```
 //! use threefold::eval::nnue::Network;
@@ -28,10 +29,12 @@
 
 use shakmaty::{Chess, Move};
 
+use super::params::FIFTY_MOVE_SCALE_FROM;
 use super::score::MAX_PLY;
 use crate::eval::evaluate as classical;
 use crate::eval::nnue::{Accumulator, Changes, Network, evaluate};
 use crate::eval::scale_network_score;
+use crate::game::rules::FIFTY_MOVE_HALFMOVES;
 
 /// The evaluation of a search thread: which one, and the network's accumulators.
 pub struct EvalStack<'a> {
@@ -128,6 +131,27 @@ impl<'a> EvalStack<'a> {
             raw
         }
     }
+}
+
+/// A static evaluation `score` of a position whose halfmove clock is `halfmoves`, as the coming
+/// fifty-move draw leaves it: unchanged up to [`FIFTY_MOVE_SCALE_FROM`], then shrinking
+/// linearly to 0 at halfmove 100. The search evaluates every node through it.
+///
+/// ```
+/// use threefold::search::evaluation::fifty_move_scale;
+///
+/// assert_eq!(fifty_move_scale(800, 30), 800);
+/// assert_eq!(fifty_move_scale(800, 80), 800);
+/// assert_eq!(fifty_move_scale(800, 90), 400);
+/// assert_eq!(fifty_move_scale(-800, 99), -40);
+/// assert_eq!(fifty_move_scale(800, 100), 0);
+/// ```
+pub fn fifty_move_scale(score: i32, halfmoves: u32) -> i32 {
+    if halfmoves <= FIFTY_MOVE_SCALE_FROM {
+        return score;
+    }
+    let left = FIFTY_MOVE_HALFMOVES.saturating_sub(halfmoves) as i32;
+    score * left / (FIFTY_MOVE_HALFMOVES - FIFTY_MOVE_SCALE_FROM) as i32
 }
 
 impl Accumulators<'_> {

@@ -9,7 +9,10 @@
 //! - `root.rs`: iterative deepening, MultiPV lines, aspiration windows;
 //! - `worker.rs`: one thread's state (`Worker`, its field groups), its constructor and
 //!   its polling of the stop flag, the budget and the clock;
-//! - `alphabeta.rs`: the node searches (main and quiescence);
+//! - `alphabeta.rs`: one node of the main search, from entering it to storing its score, and
+//!   what a stored score rests on; `moves.rs`: its move loop (reductions, principal-variation
+//!   search, singular extensions); `pruning.rs`: the cuts near the leaves; `quiescence.rs`: the
+//!   search at the horizon;
 //! - `params.rs`: every search constant (piece values, margins, reductions), with a legend;
 //! - `repetition.rs`: repetition draws along the game and the search path; `cuckoo.rs`: the
 //!   table that finds a move repeating a position before it is played;
@@ -30,8 +33,11 @@ mod cuckoo;
 pub mod evaluation;
 pub mod limits;
 pub mod line;
+mod moves;
 pub mod ordering;
 pub mod params;
+mod pruning;
+mod quiescence;
 pub mod repetition;
 mod root;
 pub mod score;

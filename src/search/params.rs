@@ -248,6 +248,19 @@ pub const REVERSE_FUTILITY_FEW_MOVES: usize = 2;
 /// Ordering bonus in quiescence for the hash move, above every capture.
 pub const QS_HASH_MOVE: i32 = 100_000;
 
+// The coming fifty-move draw.
+
+/// Halfmove clock above which the static evaluation shrinks, linearly to 0 at halfmove 100:
+/// with no capture or pawn move before it, an advantage is worth less the fewer plies are left
+/// to use it (see `evaluation::fifty_move_scale`).
+pub const FIFTY_MOVE_SCALE_FROM: u32 = 80;
+
+/// Plies before halfmove 100 within which a node whose depth reaches the draw is searched
+/// whole: no pruning of the node or its moves, no reductions. Near the leaves those return
+/// evaluations of positions short of the draw, which every continuation ends in unless it
+/// captures, moves a pawn or mates.
+pub const FIFTY_MOVE_EXACT_PLIES: i32 = 4;
+
 tunables! {
     // Iterative deepening at the root.
 

@@ -11,7 +11,8 @@
 //! let false_capture: San = "Nxf3".parse().unwrap();
 //! assert_eq!(resolve(&pos, &false_capture).map(|m| m.to().to_string()), Some("f3".into()));
 //! let squares: San = "g1f3".parse().unwrap();
-//! assert_eq!(resolve(&pos, &squares), false_capture.to_move(&pos).ok());
+//! let knight: San = "Nf3".parse().unwrap();
+//! assert_eq!(resolve(&pos, &squares), knight.to_move(&pos).ok());
 //! ```
 
 use shakmaty::san::San;

@@ -32,7 +32,7 @@ use crate::game::{Game, position_key};
 pub const UNBUDGETED_PROBE_LIMIT: u64 = 200_000;
 
 /// Entries the boundary search keeps between searches (answers and DTZ probes each); past it
-/// they are forgotten before the next ranking, so memory stays bounded (about 60 MB at most).
+/// they are forgotten before the next ranking, so memory stays bounded (under 100 MB).
 const SETTLED_LIMIT: usize = 1 << 20;
 
 /// Score of a tablebase win at the root; a win found `ply` plies down scores `TB_WIN - ply`.

@@ -13,7 +13,7 @@ use threefold::game::rules::FIFTY_MOVE_HALFMOVES;
 use threefold::game::{Game, parse_fen_in, parse_uci_move, position_key};
 use threefold::search::tablebase::{Outcome, RootRanking, RootResult, TB_WIN_BOUND, Tables};
 
-use common::Uci;
+use common::{Uci, last_info_field};
 
 const SECOND: Duration = Duration::from_secs(1);
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
@@ -35,14 +35,9 @@ fn with_tables() -> Uci {
 
 /// The `score cp` of the last `info depth` line before `bestmove`.
 fn last_cp(lines: &[String]) -> i32 {
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .expect("an info line");
-    let words: Vec<&str> = info.split(' ').collect();
-    let at = words.iter().position(|w| *w == "cp").expect("a cp score");
-    words[at + 1].parse().expect("a number")
+    last_info_field(lines, "cp", 1)[0]
+        .parse()
+        .expect("a number")
 }
 
 #[test]
@@ -83,15 +78,9 @@ fn a_win_the_fifty_move_rule_frustrates_is_a_draw() {
 
 /// The `wdl W D L` of the last `info depth` line before `bestmove`.
 fn last_wdl(lines: &[String]) -> [u32; 3] {
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .expect("an info line");
-    let words: Vec<&str> = info.split(' ').collect();
-    let at = words.iter().position(|w| *w == "wdl").expect("a wdl");
-    let chance = |i: usize| words[at + i].parse().expect("a number");
-    [chance(1), chance(2), chance(3)]
+    let chances = last_info_field(lines, "wdl", 3);
+    let chance = |i: usize| chances[i].parse().expect("a number");
+    [chance(0), chance(1), chance(2)]
 }
 
 #[test]

@@ -15,7 +15,7 @@ use shakmaty::{CastlingMode, Move, Position};
 use threefold::game::{Game, parse_fen_in, parse_uci_move};
 use threefold::search::tablebase::{RootResult, Settle, Tables};
 
-use common::Uci;
+use common::{Uci, last_info_field};
 
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 
@@ -189,14 +189,9 @@ fn a_ranking_cut_short_is_resumed_and_a_complete_one_is_kept() {
 
 /// The `tbhits` of the last `info depth` line with a score.
 fn last_tbhits(lines: &[String]) -> u64 {
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth") && l.contains(" score "))
-        .expect("an info line");
-    let words: Vec<&str> = info.split(' ').collect();
-    let at = words.iter().position(|w| *w == "tbhits").expect("tbhits");
-    words[at + 1].parse().expect("a number")
+    last_info_field(lines, "tbhits", 1)[0]
+        .parse()
+        .expect("a number")
 }
 
 /// Pondering, the ranking runs on the opponent's time; at `ponderhit` the clock starts and the

@@ -141,11 +141,20 @@ impl GameTags {
 /// Whether a PGN `Variant` tag names Chess960, as GUIs write it: "Chess960", "chess 960",
 /// "960", Cute Chess's "fischerandom", "Fischer Random" (any case, spaces or dashes).
 pub fn is_chess960_variant(value: &str) -> bool {
-    let name: String = value
+    is_chess960_name(&variant_name(value))
+}
+
+/// A `Variant` tag's letters and digits in lower case: how the names below are compared.
+fn variant_name(value: &str) -> String {
+    value
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
         .map(|c| c.to_ascii_lowercase())
-        .collect();
+        .collect()
+}
+
+/// Whether a name as [`variant_name`] gives it is one of Chess960's.
+fn is_chess960_name(name: &str) -> bool {
     name.contains("960") || name == "fischerandom" || name == "fischerrandom"
 }
 
@@ -156,14 +165,10 @@ pub fn is_chess960_variant(value: &str) -> bool {
 /// Suicide and Giveaway forms, Horde, Racing Kings, King of the Hill); any other name is a game
 /// Threefold does not know, named by the tag.
 pub fn variant(value: &str) -> Variant {
-    if is_chess960_variant(value) {
+    let name = variant_name(value);
+    if is_chess960_name(&name) {
         return Variant::Chess960;
     }
-    let name: String = value
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
     if value.trim().to_ascii_lowercase().starts_with("wild/") {
         return Variant::Chess;
     }

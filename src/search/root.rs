@@ -259,7 +259,7 @@ pub(super) fn aspiration_search(
 }
 
 /// The depth limit: `go depth`, twice the moves of `go mate`, or the maximum.
-fn max_depth(limits: &Limits) -> u32 {
+pub(super) fn max_depth(limits: &Limits) -> u32 {
     let mut depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     if let Some(moves) = limits.mate {
         depth = depth.min((moves.max(1) * 2).min(MAX_DEPTH));

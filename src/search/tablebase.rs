@@ -115,8 +115,9 @@ impl Tables {
     /// change the best result first, then (with [`Settle::Every`]) the others. `budget` is asked
     /// before each new table probe of that search, with the probes so far; once it says no, the
     /// moves left open stay [`RootResult::WinOrDraw`] or [`RootResult::DrawOrLoss`], ranked
-    /// just above the worse of their two results, and the ranking says it is not complete. What the search settles is kept for the next ranking,
-    /// and so is the last complete ranking: the same root again costs no probe.
+    /// just above the worse of their two results, and the ranking says it is not complete.
+    /// What the search settles is kept for the next ranking, and so is the last complete
+    /// ranking: the same root again costs no probe.
     pub fn rank_root_moves_within(
         &self,
         game: &Game,
@@ -163,31 +164,7 @@ impl Tables {
         // Then the open ones, those that could change the best result first.
         let mut complete = true;
         while let Some(index) = next_to_settle(&first, settle) {
-            let (_, open) = &first[index];
-            let result = match open {
-                Open::MaybeWin { child, plies } => {
-                    let left = FIFTY_MOVE_HALFMOVES.saturating_sub(child.halfmoves());
-                    boundary.loses_within(child, left).map(|wins| {
-                        if wins {
-                            RootResult::Win { plies: *plies }
-                        } else {
-                            RootResult::Draw
-                        }
-                    })
-                }
-                Open::MaybeLoss { child, plies } => {
-                    let left = FIFTY_MOVE_HALFMOVES.saturating_sub(child.halfmoves());
-                    boundary.wins_within(child, left).map(|loses| {
-                        if loses {
-                            RootResult::Loss { plies: *plies }
-                        } else {
-                            RootResult::Draw
-                        }
-                    })
-                }
-                Open::Known(result) => Some(*result),
-            };
-            match result {
+            match boundary.settle(&first[index].1) {
                 Some(result) => first[index].1 = Open::Known(result),
                 None => {
                     complete = false;
@@ -382,11 +359,17 @@ impl Boundary<'_> {
     /// The DTZ of `pos`, from what is settled or from a new probe if the budget allows; None
     /// past the budget or for a missing table.
     fn probe(&mut self, pos: &Chess) -> Option<MaybeRounded<Dtz>> {
+        self.dtz(pos, true)
+    }
+
+    /// The DTZ of `pos`, from what is settled or from a new probe (asking the budget first
+    /// when `budgeted`); None past the budget or for a missing table.
+    fn dtz(&mut self, pos: &Chess, budgeted: bool) -> Option<MaybeRounded<Dtz>> {
         let key = position_key(pos);
         if let Some(&known) = self.settled.dtz.get(&key) {
             return known;
         }
-        if self.exhausted || !(self.budget)(self.probes + 1) {
+        if budgeted && (self.exhausted || !(self.budget)(self.probes + 1)) {
             self.exhausted = true;
             return None;
         }
@@ -396,22 +379,36 @@ impl Boundary<'_> {
         dtz
     }
 
+    /// The result of a root move left open by its own probe, settled by the search over the
+    /// tables; None when the budget ran out first.
+    fn settle(&mut self, open: &Open) -> Option<RootResult> {
+        let left = |child: &Chess| FIFTY_MOVE_HALFMOVES.saturating_sub(child.halfmoves());
+        Some(match *open {
+            Open::Known(result) => result,
+            Open::MaybeWin { ref child, plies } => {
+                if self.loses_within(child, left(child))? {
+                    RootResult::Win { plies }
+                } else {
+                    RootResult::Draw
+                }
+            }
+            Open::MaybeLoss { ref child, plies } => {
+                if self.wins_within(child, left(child))? {
+                    RootResult::Loss { plies }
+                } else {
+                    RootResult::Draw
+                }
+            }
+        })
+    }
+
     /// What root move `m` leads to by the child's own probe (the opponent to move), without
     /// the budget: a ranking needs at least this. None for a missing table.
     fn first_look(&mut self, m: Move, child: Chess) -> Option<Open> {
         if child.is_checkmate() {
             return Some(Open::Known(RootResult::Win { plies: 1 }));
         }
-        let key = position_key(&child);
-        let probed = match self.settled.dtz.get(&key) {
-            Some(&known) => known?,
-            None => {
-                self.probes += 1;
-                let dtz = self.tables.tablebase.probe_dtz(&child).ok();
-                self.settled.dtz.insert(key, dtz);
-                dtz?
-            }
-        };
+        let probed = self.dtz(&child, false)?;
         let dtz = probed.ignore_rounding().0;
         let wdl = AmbiguousWdl::from_dtz_and_halfmoves(probed, child.halfmoves());
         // The child's result is the opponent's. A capture or pawn move is itself the zeroing

@@ -11,7 +11,7 @@ use shakmaty::{Chess, Move};
 
 use super::evaluation::EvalStack;
 use super::ordering::Heuristics;
-use super::root::{iterative_deepening, ponder_from_table};
+use super::root::{iterative_deepening, max_depth, ponder_from_table};
 use super::score::INFINITE;
 use super::strength::Strength;
 use super::tablebase::{RootRanking, Settle, Tables};
@@ -135,10 +135,7 @@ pub(super) fn search(
         }
         worker.shared.node_budget = node_budget;
         worker.reporter = Some(&mut report_all);
-        let searched_lines = match strength {
-            Some(s) => settings.multi_pv.max(s.lines()),
-            None => settings.multi_pv,
-        };
+        let searched_lines = searched_lines(&settings);
         iterative_deepening(
             &mut worker,
             game,
@@ -259,18 +256,11 @@ impl<'a> RankingBudget<'a> {
         if let Some(nodes) = limits.nodes {
             probe_cap = probe_cap.min(nodes / 2);
         }
-        let depth = match (limits.depth, limits.mate) {
-            (Some(d), Some(m)) => Some(d.min(m.saturating_mul(2))),
-            (d, m) => d.or(m.map(|m| m.saturating_mul(2))),
-        };
-        if let Some(depth) = depth {
-            let doublings = depth.clamp(1, 20) - 1;
+        if limits.depth.is_some() || limits.mate.is_some() {
+            let doublings = max_depth(limits).min(20) - 1;
             probe_cap = probe_cap.min(RANKING_PROBES_AT_DEPTH_1 << doublings);
         }
-        let lines = match settings.strength {
-            Some(s) => settings.multi_pv.max(s.lines()),
-            None => settings.multi_pv,
-        };
+        let lines = searched_lines(settings);
         RankingBudget {
             limits,
             signals,
@@ -296,6 +286,15 @@ impl<'a> RankingBudget<'a> {
         self.time
             .ranking_allowance()
             .is_none_or(|allowance| self.time.elapsed() < allowance)
+    }
+}
+
+/// Lines the main thread searches: those MultiPV shows, or at limited strength at least the
+/// ones it chooses among.
+fn searched_lines(settings: &Settings) -> usize {
+    match settings.strength {
+        Some(s) => settings.multi_pv.max(s.lines()),
+        None => settings.multi_pv,
     }
 }
 

@@ -100,11 +100,7 @@ impl TimeManager {
     /// How long the tablebases' ranking of the root may run before the search starts: a share
     /// of the soft limit, or of the hard one for a fixed move time; None without a clock.
     pub fn ranking_allowance(&self) -> Option<Duration> {
-        match (self.soft, self.hard) {
-            (Some(soft), _) => Some(soft.mul_f64(RANKING_SHARE)),
-            (None, Some(hard)) => Some(hard.mul_f64(RANKING_SHARE)),
-            (None, None) => None,
-        }
+        self.soft.or(self.hard).map(|d| d.mul_f64(RANKING_SHARE))
     }
 
     /// Whether to stop starting iterations: the soft limit, times `scale`, has passed.

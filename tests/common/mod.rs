@@ -165,6 +165,22 @@ pub fn is_legal(pos: &Chess, text: &str) -> bool {
     threefold::game::parse_uci_move(pos, text).is_ok_and(|m| pos.is_legal(m))
 }
 
+/// The `count` words after the word `name` in the last `info depth` line with a score (not a
+/// `currmove` report): `last_info_field(&lines, "wdl", 3)`.
+pub fn last_info_field<'a>(lines: &'a [String], name: &str, count: usize) -> Vec<&'a str> {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" score "))
+        .expect("an info line with a score");
+    let words: Vec<&str> = info.split(' ').collect();
+    let at = words
+        .iter()
+        .position(|w| *w == name)
+        .unwrap_or_else(|| panic!("no {name} in {info}"));
+    words[at + 1..=at + count].to_vec()
+}
+
 /// (rank, score in cp or None for a mate, first move) of each `info depth {depth}` line with a
 /// `multipv` field.
 pub fn multipv_lines(lines: &[String], depth: u32) -> Vec<(usize, Option<i32>, String)> {

@@ -618,12 +618,38 @@ fn avoidable(game: &Game, next_game: &Game, line: &[Move], by: Color, engine: &m
     }
     engine
         .best_other(at, answer)
-        .is_some_and(|other| other.draw.is_none() && other.score > -DECISIVE)
+        .is_some_and(|other| steps_out(&other))
+}
+
+/// Whether `other`, the search of a side's best move besides the one a drawing line gives it,
+/// steps out of the draw: its line ends in no draw by rule, and it does not lose (it scores
+/// above `-DECISIVE`). A move that keeps a level game refuses the draw as well as a winning
+/// one does.
+fn steps_out(other: &SearchResult) -> bool {
+    other.draw.is_none() && other.score > -DECISIVE
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_draw_is_refused_by_a_move_that_neither_wins_nor_loses() {
+        let other = |score: i32, draw: Option<LineEnd>| SearchResult {
+            score,
+            draw,
+            ..SearchResult::default()
+        };
+        // Level, slightly worse, winning: each steps out of the draw.
+        for score in [0, 35, -DECISIVE + 1, DECISIVE + 300] {
+            assert!(steps_out(&other(score, None)), "{score}");
+        }
+        // A losing move does not, nor one whose own line ends in a draw by rule.
+        assert!(!steps_out(&other(-DECISIVE, None)));
+        assert!(!steps_out(&other(-900, None)));
+        let repetition = LineEnd::Repetition { perpetual_by: None };
+        assert!(!steps_out(&other(20, Some(repetition))));
+    }
 
     #[test]
     fn a_checkmated_position_is_no_draw_and_a_stalemate_is() {

@@ -389,3 +389,47 @@ pub(super) fn reduction_formula(depth: usize, index: usize) -> i32 {
     let divisor = f64::from(params::lmr_divisor_percent()) / 100.0;
     (base + (depth as f64).ln() * (index as f64).ln() / divisor) as i32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::Settings;
+    use super::super::params;
+    use super::super::worker::Rig;
+    use crate::game::{Game, parse_fen};
+    use crate::search::score::INFINITE;
+    use shakmaty::Move;
+
+    /// Iterative deepening of `fen` to `depth` from an empty table; with `single`, every line
+    /// starts with its double extensions spent, so none can fire. The score and the best move.
+    fn search(fen: &str, depth: u32, single: bool) -> (i32, Option<Move>) {
+        let game = Game::new(parse_fen(fen).expect("test FEN"));
+        let mut rig = Rig::new();
+        let mut worker = rig.worker(&game, Settings::default());
+        let mut score = 0;
+        for d in 1..=depth {
+            if single {
+                worker.path.double_extensions = params::double_extension_limit();
+            }
+            score = worker.search_root(&game, d, -INFINITE, INFINITE);
+        }
+        (score, worker.path.pv[0].first().copied())
+    }
+
+    /// Two bench positions where a hash move that alone holds a non-PV node's score, far
+    /// above the others, is searched two plies deeper: at depth 10 that changes the root's
+    /// score (the rook ending: +1.00 with it, +0.49 without) and the move (the middlegame).
+    #[test]
+    fn a_double_singular_extension_fires_and_changes_the_result() {
+        for fen in [
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "2r3k1/1q3ppp/p3p3/1p1nP3/3N4/1P3Q2/P4PPP/3R2K1 w - - 0 25",
+        ] {
+            let double = search(fen, 10, false);
+            let single = search(fen, 10, true);
+            assert_ne!(
+                double, single,
+                "{fen}: the same result without double extensions"
+            );
+        }
+    }
+}

@@ -287,3 +287,58 @@ pub(super) fn is_mate_hunt(pos: &Chess) -> bool {
 pub(super) fn has_few_moves(pos: &Chess) -> bool {
     own_pieces(pos).count() < 2 && pos.legal_moves().len() <= REVERSE_FUTILITY_FEW_MOVES
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::parse_fen;
+
+    fn pos(fen: &str) -> Chess {
+        parse_fen(fen).expect("test FEN")
+    }
+
+    #[test]
+    fn late_quiet_moves_are_skipped_from_a_count_that_grows_with_depth() {
+        let base = params::late_move_count();
+        for depth in 1..=6 {
+            let enough = ((base + depth * depth) / 2) as usize;
+            assert!(!late_quiets_exhausted(depth, false, enough - 1), "{depth}");
+            assert!(late_quiets_exhausted(depth, false, enough), "{depth}");
+            // Improving: twice as many before the rest are skipped.
+            let improving = (base + depth * depth) as usize;
+            assert!(
+                !late_quiets_exhausted(depth, true, improving - 1),
+                "{depth}"
+            );
+            assert!(late_quiets_exhausted(depth, true, improving), "{depth}");
+        }
+    }
+
+    #[test]
+    fn the_boards_that_pruning_treats_apart_are_told_apart() {
+        // A pawn ending: no pieces to move instead of passing (no null move there).
+        let pawns = pos("8/5pk1/6p1/7p/P4P1P/6P1/5K2/8 w - - 0 40");
+        assert!(!has_pieces(&pawns) && !has_bare_king(&pawns) && !is_mate_hunt(&pawns));
+        // K+Q v K: a bare king and no pawn, a mate hunt.
+        let queen = pos("6k1/8/8/8/8/8/4K3/3Q4 w - - 0 1");
+        assert!(has_pieces(&queen) && has_bare_king(&queen) && is_mate_hunt(&queen));
+        // A bare king against pawns is about promotion, not a mate hunt.
+        let promotion = pos("8/8/8/8/8/5k2/P7/K7 w - - 0 1");
+        assert!(has_bare_king(&promotion) && !is_mate_hunt(&promotion));
+        // The side to move counts its own pieces only.
+        let black_rook = pos("4k3/8/8/8/8/8/r7/4K3 w - - 0 1");
+        assert!(!has_pieces(&black_rook) && own_pieces(&black_rook).is_empty());
+    }
+
+    #[test]
+    fn few_moves_means_the_king_and_at_most_one_piece_with_two_moves_or_fewer() {
+        // White in the corner, the rook on the b-file leaves its king one move.
+        let boxed = pos("1r5k/8/8/8/8/8/8/K7 w - - 0 1");
+        assert_eq!(boxed.legal_moves().len(), 1);
+        assert!(has_few_moves(&boxed));
+        // The same king in the open: more than two moves.
+        assert!(!has_few_moves(&pos("8/8/8/8/3K4/8/8/7k w - - 0 1")));
+        // Two pieces besides king and pawns count as many moves, whatever the board.
+        assert!(!has_few_moves(&pos("1r5k/8/8/8/8/8/8/KNN5 w - - 0 1")));
+    }
+}

@@ -125,3 +125,77 @@ pub(super) fn is_tactical(m: Move) -> bool {
 pub(super) fn tactical_order(m: Move, hash_move: u16) -> i32 {
     capture_score(m) + i32::from(pack_move(m) == hash_move) * QS_HASH_MOVE
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::Settings;
+    use super::super::tt::{Bound, Scope};
+    use super::super::worker::Rig;
+    use crate::game::{Game, parse_fen, parse_uci_move, position_key};
+    use crate::search::score::INFINITE;
+    use shakmaty::{Chess, Position};
+
+    /// White, a rook down and facing mate, checks from h5 and e8 (Qe8+ Kh7 Qh5+ Kg8): each
+    /// check has one reply, and the cycle comes back here.
+    const CYCLE_START: &str = "6k1/6p1/8/7Q/8/1P6/PPqr4/K7 w - - 0 1";
+
+    /// The game after Qe8+ Kh7 (its first position played once) and the position after the
+    /// next Qh5+, Black in check, whose only reply Kg8 brings that first position back.
+    fn game_and_check() -> (Game, Chess) {
+        let mut game = Game::new(parse_fen(CYCLE_START).expect("fen"));
+        for m in ["h5e8", "g8h7"] {
+            game.play_uci(m).expect("legal");
+        }
+        let mut check = game.position().clone();
+        check.play_unchecked(parse_uci_move(&check, "e8h5").expect("legal"));
+        (game, check)
+    }
+
+    /// Runs quiescence on `pos` with a null window its stored entry settles and returns the
+    /// score and whether the node now rests on a twofold.
+    fn cut(rig: &mut Rig, game: &Game, pos: &Chess) -> (i32, bool) {
+        let key = position_key(pos);
+        let e = rig.tt.probe(key).expect("the position is stored");
+        let stored = e.score;
+        let (alpha, beta) = match e.bound {
+            Bound::Upper => (stored, stored + 1),
+            _ => (stored - 1, stored),
+        };
+        let mut worker = rig.worker(game, Settings::default());
+        worker.path.keys.push(key);
+        let score = worker.quiescence(pos, key, alpha, beta, 1);
+        assert_eq!(score, stored, "the entry settles the node");
+        (score, worker.path.twofold)
+    }
+
+    #[test]
+    fn a_cutoff_by_a_score_resting_on_a_twofold_rests_on_it_too() {
+        let (game, check) = game_and_check();
+        let mut rig = Rig::new();
+        // The search makes the mark itself: below Qh5+ the reply Kg8 is a twofold of the
+        // game's first position, so what it stores there rests on that twofold.
+        let mut worker = rig.worker(&game, Settings::default());
+        worker.search_root(&game, 4, -INFINITE, INFINITE);
+        drop(worker);
+        let e = rig.tt.probe(position_key(&check)).expect("stored");
+        assert!(e.twofold && e.depth >= 0, "{e:?}");
+        // A quiescence node cut off by that entry rests on the twofold too, so the main
+        // search above it stores its own score until the game repeats, not for good.
+        let (_, twofold) = cut(&mut rig, &game, &check);
+        assert!(twofold, "the quiescence cutoff dropped the twofold mark");
+
+        // The same entry stored resting on nothing passes nothing on.
+        let mut plain = Rig::new();
+        plain.tt.store(
+            position_key(&check),
+            None,
+            e.score,
+            0,
+            e.depth,
+            e.bound,
+            Scope::Always,
+        );
+        let (_, twofold) = cut(&mut plain, &game, &check);
+        assert!(!twofold);
+    }
+}

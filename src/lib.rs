@@ -5,10 +5,12 @@
 //! - [`game`]: the game record, position keys under FIDE identity, draw rules;
 //! - [`rng`]: the one random-number generator (seedable, so seeded runs repeat);
 //! - [`perft`]: move generator checks;
+//! - [`record`]: game records (PGN) read once, leniently, for every tool that reads games, and
+//!   moves written for readers;
+//! - [`perpetual`]: perpetual check proved exactly, with a certificate (`threefold perpetual`);
 //! - [`eval`]: the static evaluation (hand-written, and the NNUE network);
 //! - [`search`]: iterative deepening alpha-beta, transposition table, time management;
 //! - [`bench`](mod@bench): the fixed-depth benchmark;
-//! - [`record`]: game records (PGN) read once, leniently, for every tool that reads games;
 //! - [`data`]: the training-data format and files, shared by `datagen` and `train`;
 //! - [`selfplay`]: openings and self-play games, shared by `datagen`, `tune` and `genfens`;
 //! - [`arbiter`]: judges PGN game records by the draw rules (`threefold arbiter`);
@@ -27,6 +29,7 @@ pub mod datagen;
 pub mod eval;
 pub mod game;
 pub mod perft;
+pub mod perpetual;
 pub mod record;
 pub mod rng;
 pub mod search;

@@ -1,6 +1,7 @@
 //! Threefold's command line (clap): no argument runs the UCI engine; `bench [depth]` and
 //! `perft <depth> [fen]` are there for testers and engine authors; `arbiter` judges PGN games;
-//! `analyse` annotates them with the engine's verdicts;
+//! `analyse` annotates them with the engine's verdicts; `perpetual` proves or refutes a
+//! perpetual check;
 //! `tune` generates training positions and fits the evaluation weights to them; `spsa` prints a
 //! tuning build's search numbers as OpenBench's SPSA input; `datagen`
 //! generates NNUE training data and `train` trains a network on it. A first argument that is no subcommand but a UCI command makes
@@ -14,7 +15,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 use threefold::eval::nnue::default_network;
 use threefold::uci::output::send;
-use threefold::{analyse, arbiter, bench, datagen, game, perft, train, tune, uci};
+use threefold::{analyse, arbiter, bench, datagen, game, perft, perpetual, train, tune, uci};
 
 /// The version `--version` prints: the crate's and the git commit `build.rs` recorded.
 const VERSION: &str = concat!(
@@ -53,9 +54,10 @@ enum Subcommand {
         /// The position as FEN, in one argument or several (default: the start position)
         fen: Vec<String>,
     },
-    // The arbiter's and the analysis's help texts are their `Args`' doc comments.
+    // The arbiter's, the analysis's and the prover's help texts are their `Args`' doc comments.
     Arbiter(arbiter::command::Args),
     Analyse(analyse::command::Args),
+    Perpetual(perpetual::command::Args),
     /// Texel tuning: generates training positions and fits the evaluation weights to them
     Tune {
         #[command(subcommand)]
@@ -100,6 +102,7 @@ fn main() -> ExitCode {
         Some(Subcommand::Perft { depth, fen }) => run_perft(depth, &fen),
         Some(Subcommand::Arbiter(args)) => arbiter::command::run(args),
         Some(Subcommand::Analyse(args)) => analyse::command::run(args),
+        Some(Subcommand::Perpetual(args)) => perpetual::command::run(args),
         Some(Subcommand::Tune { command }) => usage_result("tune", tune::command::run(command)),
         Some(Subcommand::Spsa) => run_spsa(),
         Some(Subcommand::Datagen(args)) => usage_result("datagen", datagen::command::run(args)),

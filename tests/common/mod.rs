@@ -196,3 +196,12 @@ pub fn multipv_lines(lines: &[String], depth: u32) -> Vec<(usize, Option<i32>, S
         })
         .collect()
 }
+
+/// Runs the binary with `args` (a subcommand and its options), no input; its output.
+pub fn run_cli_args(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_threefold"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}

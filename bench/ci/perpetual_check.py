@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""CI: `threefold perpetual --json` on every case of the proof suite (bench/data/perpetuals.jsonl),
+each certificate checked by bench/perpetual/check_certificate.py (python-chess alone), and
+certificates corrupted by hand (a reply that leads out, a move that gives no check, a check
+left unanswered) rejected by the checker.
+
+The attacker of a case is the side whose drawing move gives check, else the other side (the
+side to move is then the one in check). Cases whose checks are not a perpetual check (a
+repetition with quiet moves in it) are refuted, by design.
+
+Usage: perpetual_check.py --engine target/release/threefold [--nodes N]
+Exit status 0 when every certificate holds and every corruption is rejected.
+"""
+import argparse
+import copy
+import json
+import os
+import subprocess
+import sys
+
+import chess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "perpetual"))
+from check_certificate import check  # noqa: E402
+
+SUITE = os.path.join(HERE, "..", "data", "perpetuals.jsonl")
+
+
+def prove(engine, fen, attacker, nodes):
+    out = subprocess.run(
+        [engine, "perpetual", "--fen", fen, "--attacker", attacker, "--nodes", str(nodes),
+         "--json"], capture_output=True, text=True, timeout=120)
+    expected = {"proven": 0, "refuted": 1, "unknown": 3}
+    cert = json.loads(out.stdout)
+    if out.returncode != expected[cert["result"]]:
+        raise SystemExit(f"{fen}: exit status {out.returncode} for {cert['result']}")
+    return cert
+
+
+def corruptions(proof, refutation):
+    """Certificates that must be rejected, with what is wrong with each."""
+    out = []
+    if len(proof["strategy"]) > 1:
+        bad = copy.deepcopy(proof)
+        bad["strategy"].pop()
+        out.append(("a strategy position left out (a reply leads nowhere)", bad))
+    bad = copy.deepcopy(proof)
+    board = chess.Board(bad["strategy"][0]["fen"])
+    quiet = next(m for m in board.legal_moves if not board.gives_check(m))
+    bad["strategy"][0]["check"] = quiet.uci()
+    out.append(("a move that gives no check", bad))
+    for entry in refutation["refutation"]:
+        if entry["answers"]:
+            bad = copy.deepcopy(refutation)
+            for e in bad["refutation"]:
+                if e["fen"] == entry["fen"]:
+                    e["answers"].pop()
+            out.append(("a check left unanswered", bad))
+            break
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--engine", required=True)
+    parser.add_argument("--nodes", type=int, default=50_000)
+    args = parser.parse_args()
+    tally = {"proven": 0, "refuted": 0, "unknown": 0}
+    failures = []
+    proof = refutation = None
+    for line in open(SUITE):
+        case = json.loads(line)
+        board = chess.Board(case["fen"])
+        drawing = (case["drawing_moves"] or [case["sf_best"]])[0]
+        gives = board.gives_check(chess.Move.from_uci(drawing))
+        attacker = board.turn if gives else not board.turn
+        cert = prove(args.engine, case["fen"], "white" if attacker else "black", args.nodes)
+        tally[cert["result"]] += 1
+        holds, why = check(cert)
+        if not holds:
+            failures.append(f"{case['id']}: {why}")
+        if cert["result"] == "proven" and (proof is None or len(cert["strategy"]) > 1):
+            proof = proof if proof and len(proof["strategy"]) > 1 else cert
+        if cert["result"] == "refuted" and refutation is None and any(
+                e["answers"] for e in cert["refutation"]):
+            refutation = cert
+    print(f"{sum(tally.values())} cases at {args.nodes} nodes: {tally}; "
+          f"{len(failures)} certificates rejected")
+    for f in failures:
+        print("  " + f)
+    if proof is None or refutation is None:
+        print("no proof or refutation to corrupt")
+        return 1
+    for what, bad in corruptions(proof, refutation):
+        holds, why = check(bad)
+        print(f"corrupted ({what}): {'ACCEPTED' if holds else 'rejected: ' + why}")
+        if holds:
+            failures.append(f"corruption accepted: {what}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -191,7 +191,7 @@ impl Prover {
             let mut refuted_by = None;
             let mut open = false;
             let after_key = key_after(pos, key, check, &after);
-            for reply in ordered_replies(replies) {
+            for reply in replies_by_checks_left(&after, replies) {
                 let mut next = after.clone();
                 next.play_unchecked(reply);
                 let next_key = key_after(&after, after_key, reply, &next);
@@ -310,4 +310,25 @@ pub(super) fn ordered_replies(mut replies: MoveList) -> MoveList {
         }
     });
     replies
+}
+
+/// The defender's replies in the search, those after which the attacker has the fewest checks
+/// first (none at all first of all): the escapes are found before the replies that walk into
+/// more checks. Ties in [`ordered_replies`]'s order.
+fn replies_by_checks_left(after: &Chess, replies: MoveList) -> MoveList {
+    let mut scored: Vec<(usize, Move)> = ordered_replies(replies)
+        .into_iter()
+        .map(|r| {
+            let mut next = after.clone();
+            next.play_unchecked(r);
+            let checks = next
+                .legal_moves()
+                .iter()
+                .filter(|&&m| gives_check(&next, m))
+                .count();
+            (checks, r)
+        })
+        .collect();
+    scored.sort_by_key(|(checks, _)| *checks);
+    scored.into_iter().map(|(_, r)| r).collect()
 }

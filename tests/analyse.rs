@@ -384,6 +384,30 @@ fn the_pirc_perpetual_is_a_forced_draw_by_blacks_checks_where_it_arises() {
         "{:?}",
         verdict.line_san
     );
+    // The exact prover proves the checks a perpetual, and the verdict says so, with the
+    // certificate in the JSON.
+    let report = verdict.perpetual.as_ref().expect("the prover was asked");
+    assert!(
+        matches!(report.verdict, threefold::perpetual::Verdict::Proven(_)),
+        "{report:?}"
+    );
+    assert!(
+        verdict.text.contains("(proven: a strategy of"),
+        "{}",
+        verdict.text
+    );
+    let json = write::json(&analysis);
+    let certificate = json["verdicts"]
+        .as_array()
+        .expect("verdicts")
+        .iter()
+        .find(|v| v["kind"] == "forced_draw" && v["perpetual"]["result"] == "proven")
+        .expect("a forced draw with its proof");
+    assert!(
+        certificate["perpetual"]["strategy"]
+            .as_array()
+            .is_some_and(|s| !s.is_empty())
+    );
 }
 
 #[test]
@@ -436,6 +460,11 @@ fn a_seed_game_with_its_perpetual_replaced_by_a_losing_move_is_a_missed_perpetua
         .expect("a missed perpetual");
     assert_eq!(missed.ply, 22);
     assert_eq!(missed.line_san.first().map(String::as_str), Some("Bf2+"));
+    assert!(
+        missed.text.contains("draws by perpetual check (proven: a strategy of"),
+        "{}",
+        missed.text
+    );
 }
 
 #[test]

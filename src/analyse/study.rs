@@ -12,6 +12,7 @@ use super::marks::{MoveClass, classify, winning_chances};
 use super::notation::{numbered_line, san_line, score_text, side_name, white_score};
 use super::read::GameInput;
 use crate::game::{AutomaticEnd, Claims, Game};
+use crate::perpetual::{self, Verdict as PerpetualVerdict};
 use crate::search::line::LineEnd;
 use crate::search::score::{DRAW, mated_in, score_of_move};
 use crate::search::{Limits, SearchResult, Searcher, Signals};
@@ -114,6 +115,9 @@ pub struct Verdict {
     pub line_from: usize,
     /// The evidence line in SAN.
     pub line_san: Vec<String>,
+    /// For a perpetual check the search found (a missed perpetual, a forced draw by checks):
+    /// what the exact prover says of it, with its certificate.
+    pub perpetual: Option<perpetual::Report>,
 }
 
 /// The analysis of one game.
@@ -356,11 +360,14 @@ fn move_verdicts(
         && let Some(other) = engine.best_other(before_game, best)
         && other.score <= -DECISIVE
     {
-        let perpetual = perpetual_by == Some(mover);
-        let (kind, how) = if perpetual {
-            (VerdictKind::MissedPerpetual, "perpetual check")
-        } else {
-            (VerdictKind::MissedRepetition, "repetition")
+        // Checks on every move, as the search sees them: the prover says whether they are a
+        // perpetual check whatever the defender does (a refuted one is a repetition at most).
+        let report = (perpetual_by == Some(mover)).then(|| prove_perpetual(before_game, mover));
+        let (kind, how) = match report.as_ref().map(|r| &r.verdict) {
+            Some(PerpetualVerdict::Refuted(_)) | None => {
+                (VerdictKind::MissedRepetition, "repetition")
+            }
+            Some(_) => (VerdictKind::MissedPerpetual, "perpetual check"),
         };
         let line_text = numbered_line(pos, &before.pv);
         verdicts.push(Verdict {
@@ -368,13 +375,15 @@ fn move_verdicts(
             ply: record.ply,
             side: mover,
             text: format!(
-                "missed {how}: {line_text} draws by {how}; every other move loses ({} at best), and {played_text} scores {}.",
+                "missed {how}: {line_text} draws by {how}{}; every other move loses ({} at best), and {played_text} scores {}.",
+                proven_note(report.as_ref()),
                 score_text(white_score(other.score, mover)),
                 score_text(white_score(record.played_score, mover)),
             ),
             line: before.pv.clone(),
             line_from: record.ply - 1,
             line_san: san_line(pos, &before.pv),
+            perpetual: report,
         });
     }
     // Drawn while winning: the mover stood winning with a line that does not end in a draw,
@@ -405,6 +414,7 @@ fn move_verdicts(
             line_san: san_line(after_pos, &line),
             line,
             line_from: record.ply,
+            perpetual: None,
         });
     }
 }
@@ -520,6 +530,7 @@ fn position_verdicts(
             line_san: san_line(pos, &line),
             line,
             line_from: p,
+            perpetual: None,
         });
     }
     let Some(end) = here.draw else {
@@ -536,21 +547,69 @@ fn position_verdicts(
         return;
     };
     said.draw = Some((p, end));
+    // A perpetual check as the search sees it, put to the prover: a refuted one is told as the
+    // repetition it is.
+    let report = matches!(
+        end,
+        LineEnd::Repetition {
+            perpetual_by: Some(_)
+        }
+    )
+    .then(|| prove_perpetual(game, by));
+    let end = match report.as_ref().map(|r| &r.verdict) {
+        Some(PerpetualVerdict::Refuted(_)) => LineEnd::Repetition { perpetual_by: None },
+        _ => end,
+    };
     let line_text = numbered_line(pos, &here.pv);
     analysis.verdicts.push(Verdict {
         kind: VerdictKind::ForcedDraw,
         ply: p,
         side: by,
         text: format!(
-            "forced draw: {} forces a draw by {}: {line_text}; {} cannot avoid it.",
+            "forced draw: {} forces a draw by {}{}: {line_text}; {} cannot avoid it.",
             side_name(by),
             end,
+            proven_note(report.as_ref()),
             side_name(!by),
         ),
         line: here.pv.clone(),
         line_from: p,
         line_san: san_line(pos, &here.pv),
+        perpetual: report,
     });
+}
+
+/// Attacker-to-move positions the prover may search for one verdict: the perpetual checks of
+/// the proof suite it proves take a few hundred at most (docs/perpetual.md).
+pub const PROVER_NODES: u64 = 20_000;
+
+/// The exact prover's answer on `attacker`'s perpetual check from the current position of
+/// `game` (its history bounds the repetition).
+fn prove_perpetual(game: &Game, attacker: Color) -> perpetual::Report {
+    let budget = perpetual::Budget::nodes(PROVER_NODES);
+    match perpetual::prove(game, attacker, budget) {
+        Ok(report) => report,
+        // No legal move or nothing to check with: no perpetual check to speak of.
+        Err(_) => perpetual::Report {
+            start: game.position().clone(),
+            attacker,
+            verdict: PerpetualVerdict::Unknown,
+            nodes: 0,
+            explored: 0,
+            elapsed: std::time::Duration::ZERO,
+        },
+    }
+}
+
+/// ", proven: a strategy of N positions" for a perpetual the prover proved; else nothing.
+fn proven_note(report: Option<&perpetual::Report>) -> String {
+    match report.map(|r| &r.verdict) {
+        Some(PerpetualVerdict::Proven(proof)) => format!(
+            " (proven: a strategy of {} positions)",
+            proof.strategy.len()
+        ),
+        _ => String::new(),
+    }
 }
 
 /// How many searches in a row of the position after a forced draw's first move must prove the

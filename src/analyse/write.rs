@@ -13,6 +13,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 use super::notation::{eval_value, move_number, san_line, white_score};
 use super::study::{Assessment, GameAnalysis, PlyRecord, Verdict, VerdictKind};
 use crate::game::uci_text;
+use crate::perpetual::certificate;
 use crate::record::{Line, RecordedMove};
 use crate::search::score::UciScore;
 
@@ -337,6 +338,7 @@ fn verdict_json(v: &Verdict, pos_at_line: Option<&Chess>) -> Value {
         "text": v.text,
         "line": v.line_san,
         "line_uci": line_uci,
+        "perpetual": v.perpetual.as_ref().map(certificate::json),
     })
 }
 

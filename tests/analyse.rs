@@ -461,7 +461,9 @@ fn a_seed_game_with_its_perpetual_replaced_by_a_losing_move_is_a_missed_perpetua
     assert_eq!(missed.ply, 22);
     assert_eq!(missed.line_san.first().map(String::as_str), Some("Bf2+"));
     assert!(
-        missed.text.contains("draws by perpetual check (proven: a strategy of"),
+        missed
+            .text
+            .contains("draws by perpetual check (proven: a strategy of"),
         "{}",
         missed.text
     );

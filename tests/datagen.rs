@@ -66,6 +66,38 @@ fn genfens_is_reproducible_for_a_seed_and_legal() {
     assert!(distinct.len() >= 11, "openings repeat: {a:?}");
 }
 
+/// OpenBench's client waits 15 s for each line of `genfens`: each opening must be printed as
+/// soon as it is made, not all of them at the end. The first of 400 arrives long before the last.
+#[test]
+fn genfens_prints_each_opening_as_soon_as_it_is_made() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_threefold"))
+        .args(["genfens 400 seed 5 book None", "quit"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let stdout = child.stdout.take().expect("stdout");
+    let arrivals: Vec<f64> = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .filter(|l| l.starts_with("info string genfens "))
+        .map(|_| started.elapsed().as_secs_f64())
+        .collect();
+    assert!(child.wait().expect("exits").success());
+    assert_eq!(arrivals.len(), 400);
+    let (first, last) = (arrivals[0], arrivals[399]);
+    // Printed together at the end, they would arrive within a millisecond of each other.
+    assert!(
+        first < 0.5 * last && last - first > 0.01,
+        "first {first:.3} s, last {last:.3} s"
+    );
+}
+
 #[test]
 fn genfens_from_a_book_picks_its_lines() {
     let dir = scratch("genfens-book");

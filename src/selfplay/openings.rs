@@ -153,23 +153,25 @@ pub fn parse_genfens(words: &[&str]) -> Result<GenfensArgs, String> {
     Ok(GenfensArgs { count, seed, book })
 }
 
-/// The `count` opening FENs for `seed`: random-move openings without a book, random lines of
-/// the book (no random plies after them) with one. The same arguments give the same FENs.
-pub fn genfens(args: &GenfensArgs, book: &[Chess]) -> Vec<String> {
+/// The `count` opening FENs for `seed`, each handed to `each` as soon as it is made:
+/// random-move openings without a book, random lines of the book (no random plies after them)
+/// with one. The same arguments give the same FENs.
+pub fn genfens(args: &GenfensArgs, book: &[Chess], mut each: impl FnMut(String)) {
     let mut rng = Rng::new(args.seed ^ 0x6765_6e66_656e_7321);
     if args.book.is_some() {
         if book.is_empty() {
-            return Vec::new();
+            return;
         }
-        return (0..args.count)
-            .map(|_| fen_of(&book[rng.below(book.len() as u64) as usize]))
-            .collect();
+        for _ in 0..args.count {
+            each(fen_of(&book[rng.below(book.len() as u64) as usize]));
+        }
+        return;
     }
     let mut searcher = Searcher::new(1);
     let rules = OpeningRules::random();
-    (0..args.count)
-        .map(|_| fen_of(&opening(&[], &rules, &mut searcher, &mut rng)))
-        .collect()
+    for _ in 0..args.count {
+        each(fen_of(&opening(&[], &rules, &mut searcher, &mut rng)));
+    }
 }
 
 /// Reads an EPD or FEN book: one position per line, the first four fields, and the move

@@ -669,7 +669,8 @@ fn genfens(args: &GenfensArgs) {
     if args.book.is_some() && book.is_empty() {
         return error("genfens: no legal positions in the book");
     }
-    for fen in crate::selfplay::openings::genfens(args, &book) {
-        send(&format!("info string genfens {fen}"));
-    }
+    // Each opening goes out as soon as it is made: OpenBench's client gives a line 15 s.
+    crate::selfplay::openings::genfens(args, &book, |fen| {
+        send(&format!("info string genfens {fen}"))
+    });
 }

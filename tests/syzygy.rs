@@ -61,6 +61,30 @@ fn a_tablebase_win_is_scored_as_one_with_tbhits() {
     assert!(!mv.is_empty());
 }
 
+/// `SyzygyProbeLimit` (OpenBench sends it for tests restricted to N-piece tables): positions
+/// with more pieces are neither ranked at the root nor probed in the search.
+#[test]
+fn the_probe_limit_keeps_bigger_positions_out_of_the_tables() {
+    let tbhits = |limit: u32, fen: &str| -> u64 {
+        let mut e = with_tables();
+        e.send(&format!("setoption name SyzygyProbeLimit value {limit}"));
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 6");
+        let (lines, _) = e.bestmove(10 * SECOND);
+        last_info_field(&lines, "tbhits", 1)[0]
+            .parse()
+            .expect("a number")
+    };
+    // K+Q v K: three pieces at the root.
+    let queen = "4k3/8/8/8/8/8/8/4K2Q w - - 0 1";
+    assert!(tbhits(7, queen) > 0);
+    assert!(tbhits(3, queen) > 0);
+    assert_eq!(tbhits(2, queen), 0);
+    // K+Q+P v K+P: five pieces, beyond the four-piece tables; after a capture, four.
+    let five = "4k3/4p3/8/8/8/8/4P3/4K2Q w - - 0 1";
+    assert_eq!(tbhits(3, five), 0);
+}
+
 #[test]
 fn a_win_the_fifty_move_rule_frustrates_is_a_draw() {
     let mut e = with_tables();

@@ -459,12 +459,12 @@ impl Worker<'_> {
         ply: usize,
     ) -> Option<i32> {
         let tables = self.shared.tables?;
-        if pos.halfmoves() != 0 || !tables.covers(pos) {
+        let pieces = pos.board().occupied().count();
+        let largest = tables.max_pieces().min(self.settings.syzygy_probe_limit);
+        if pos.halfmoves() != 0 || !tables.covers(pos) || pieces > largest {
             return None;
         }
-        if pos.board().occupied().count() == tables.max_pieces()
-            && depth < self.settings.syzygy_probe_depth
-        {
+        if pieces == largest && depth < self.settings.syzygy_probe_depth {
             return None;
         }
         let outcome = tables.wdl_after_zeroing(pos)?;

@@ -153,6 +153,9 @@ pub struct Settings {
     /// Remaining depth from which positions with as many pieces as the largest tables are
     /// probed (smaller ones always are).
     pub syzygy_probe_depth: i32,
+    /// Positions with more pieces than this are never probed, whatever tables are loaded
+    /// (OpenBench's `SyzygyProbeLimit`, for tests restricted to N-piece tables).
+    pub syzygy_probe_limit: usize,
     /// Limited strength (`UCI_LimitStrength`), None for full strength.
     pub strength: Option<Strength>,
 }
@@ -165,6 +168,7 @@ impl Default for Settings {
             threads: 1,
             multi_pv: 1,
             syzygy_probe_depth: 1,
+            syzygy_probe_limit: 7,
             strength: None,
         }
     }

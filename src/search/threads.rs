@@ -49,7 +49,11 @@ pub(super) fn search(
     let limits = limited.as_ref().unwrap_or(limits);
     let helpers = prepare_helpers(searcher);
     let root = game.position().clone();
-    let tables = searcher.tables.as_deref();
+    // Tables beyond `SyzygyProbeLimit` pieces are not there for this search.
+    let tables = searcher
+        .tables
+        .as_deref()
+        .filter(|_| root_pieces(game) <= searcher.settings.syzygy_probe_limit);
     let mut ranking_budget = RankingBudget::new(limits, signals, &searcher.settings);
     let plan = RootPlan::new(game, limits, tables, &mut ranking_budget);
     let Some(&fallback) = plan.kept.first() else {
@@ -170,6 +174,13 @@ fn prepare_helpers(searcher: &mut Searcher) -> usize {
     tables.resize_with(helpers, Heuristics::default);
     tables.iter_mut().for_each(Heuristics::new_search);
     helpers
+}
+
+/// The pieces on the board at the root of `game`.
+fn root_pieces(game: &Game) -> usize {
+    shakmaty::Position::board(game.position())
+        .occupied()
+        .count()
 }
 
 /// The root moves of one search. In the tables, the moves best by their result under the

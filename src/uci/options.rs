@@ -39,6 +39,8 @@ pub struct Options {
     pub syzygy_path: String,
     /// See `search::Settings::syzygy_probe_depth`.
     pub syzygy_probe_depth: i32,
+    /// See `search::Settings::syzygy_probe_limit`.
+    pub syzygy_probe_limit: usize,
     /// Play at `elo` rather than full strength.
     pub limit_strength: bool,
     /// The strength `UCI_LimitStrength` plays at.
@@ -77,6 +79,7 @@ impl Options {
             threads: self.threads,
             multi_pv: self.multi_pv,
             syzygy_probe_depth: self.syzygy_probe_depth,
+            syzygy_probe_limit: self.syzygy_probe_limit,
             strength: self.strength(),
         }
     }
@@ -98,6 +101,7 @@ impl Default for Options {
             show_wdl: false,
             syzygy_path: String::new(),
             syzygy_probe_depth: search.syzygy_probe_depth,
+            syzygy_probe_limit: search.syzygy_probe_limit,
             limit_strength: search.strength.is_some(),
             elo: search.strength.map_or(strength::MIN_ELO, Strength::elo),
             use_nnue: USE_NNUE_BY_DEFAULT,
@@ -164,7 +168,7 @@ pub struct Descriptor {
 }
 
 /// Every option, in the order `uci` announces them.
-pub static OPTIONS: [Descriptor; 16] = [
+pub static OPTIONS: [Descriptor; 17] = [
     Descriptor {
         name: "Hash",
         kind: Kind::Spin {
@@ -284,6 +288,18 @@ pub static OPTIONS: [Descriptor; 16] = [
             clamp: false,
             get: |o| i64::from(o.syzygy_probe_depth),
             set: |o, v| o.syzygy_probe_depth = v as i32,
+        },
+        effect: Effect::Setting,
+        remark: None,
+    },
+    Descriptor {
+        name: "SyzygyProbeLimit",
+        kind: Kind::Spin {
+            min: 0,
+            max: 7,
+            clamp: false,
+            get: |o| o.syzygy_probe_limit as i64,
+            set: |o, v| o.syzygy_probe_limit = v as usize,
         },
         effect: Effect::Setting,
         remark: None,

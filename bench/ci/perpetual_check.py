@@ -80,8 +80,9 @@ def main():
         holds, why = check(cert)
         if not holds:
             failures.append(f"{case['id']}: {why}")
-        if cert["result"] == "proven" and (proof is None or len(cert["strategy"]) > 1):
-            proof = proof if proof and len(proof["strategy"]) > 1 else cert
+        # The first proof of more than one position (one to leave a position out of), else any.
+        if cert["result"] == "proven" and (proof is None or len(proof["strategy"]) == 1):
+            proof = cert
         if cert["result"] == "refuted" and refutation is None and any(
                 e["answers"] for e in cert["refutation"]):
             refutation = cert

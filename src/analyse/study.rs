@@ -362,12 +362,14 @@ fn move_verdicts(
     {
         // Checks on every move, as the search sees them: the prover says whether they are a
         // perpetual check whatever the defender does (a refuted one is a repetition at most).
-        let report = (perpetual_by == Some(mover)).then(|| prove_perpetual(before_game, mover));
-        let (kind, how) = match report.as_ref().map(|r| &r.verdict) {
-            Some(PerpetualVerdict::Refuted(_)) | None => {
-                (VerdictKind::MissedRepetition, "repetition")
-            }
-            Some(_) => (VerdictKind::MissedPerpetual, "perpetual check"),
+        let checks = perpetual_by == Some(mover);
+        let report = checks
+            .then(|| prove_perpetual(before_game, mover))
+            .flatten();
+        let (kind, how) = if checks && !refuted(report.as_ref()) {
+            (VerdictKind::MissedPerpetual, "perpetual check")
+        } else {
+            (VerdictKind::MissedRepetition, "repetition")
         };
         let line_text = numbered_line(pos, &before.pv);
         verdicts.push(Verdict {
@@ -555,10 +557,12 @@ fn position_verdicts(
             perpetual_by: Some(_)
         }
     )
-    .then(|| prove_perpetual(game, by));
-    let end = match report.as_ref().map(|r| &r.verdict) {
-        Some(PerpetualVerdict::Refuted(_)) => LineEnd::Repetition { perpetual_by: None },
-        _ => end,
+    .then(|| prove_perpetual(game, by))
+    .flatten();
+    let end = if refuted(report.as_ref()) {
+        LineEnd::Repetition { perpetual_by: None }
+    } else {
+        end
     };
     let line_text = numbered_line(pos, &here.pv);
     analysis.verdicts.push(Verdict {
@@ -584,21 +588,15 @@ fn position_verdicts(
 pub const PROVER_NODES: u64 = 20_000;
 
 /// The exact prover's answer on `attacker`'s perpetual check from the current position of
-/// `game` (its history bounds the repetition).
-fn prove_perpetual(game: &Game, attacker: Color) -> perpetual::Report {
-    let budget = perpetual::Budget::nodes(PROVER_NODES);
-    match perpetual::prove(game, attacker, budget) {
-        Ok(report) => report,
-        // No legal move or nothing to check with: no perpetual check to speak of.
-        Err(_) => perpetual::Report {
-            start: game.position().clone(),
-            attacker,
-            verdict: PerpetualVerdict::Unknown,
-            nodes: 0,
-            explored: 0,
-            elapsed: std::time::Duration::ZERO,
-        },
-    }
+/// `game` (its history bounds the repetition); None where there is no question to ask (no
+/// legal move, nothing to check with), which counts as not refuted.
+fn prove_perpetual(game: &Game, attacker: Color) -> Option<perpetual::Report> {
+    perpetual::prove(game, attacker, perpetual::Budget::nodes(PROVER_NODES)).ok()
+}
+
+/// Whether the prover refuted the perpetual check.
+fn refuted(report: Option<&perpetual::Report>) -> bool {
+    report.is_some_and(|r| matches!(r.verdict, PerpetualVerdict::Refuted(_)))
 }
 
 /// ", proven: a strategy of N positions" for a perpetual the prover proved; else nothing.

@@ -322,11 +322,7 @@ fn refutation(prover: &Prover, first: &Chess, first_reply: Option<Move>) -> Opti
     index.insert(Ident::new(first), 0);
     while let Some(pos) = queue.pop_front() {
         let pairs = prover.refutation(&pos)?.to_vec();
-        let checks: Vec<Move> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|&m| gives_check(&pos, m))
-            .collect();
+        let checks: Vec<Move> = prover::checks(&pos).collect();
         if checks.len() != pairs.len() || checks.iter().any(|c| !pairs.iter().any(|p| p.0 == *c)) {
             return None;
         }

@@ -34,7 +34,7 @@ const FIRST_LINE: usize = 4;
 #[derive(Debug, Clone)]
 pub(super) struct Ident {
     key: u64,
-    pub(super) pos: Chess,
+    pos: Chess,
 }
 
 impl Ident {
@@ -96,7 +96,7 @@ pub(super) struct Prover {
     budget: Budget,
     started: Instant,
     pub(super) nodes: u64,
-    pub(super) out_of_budget: bool,
+    out_of_budget: bool,
 }
 
 /// Nodes between two looks at the clock.
@@ -115,7 +115,7 @@ impl Prover {
         }
     }
 
-    /// Microseconds since the prover started.
+    /// Time since the prover started.
     pub(super) fn elapsed(&self) -> std::time::Duration {
         self.started.elapsed()
     }
@@ -279,13 +279,17 @@ impl Prover {
     }
 }
 
+/// The legal moves of the side to move in `pos` that give check.
+pub(super) fn checks(pos: &Chess) -> impl Iterator<Item = Move> + '_ {
+    pos.legal_moves()
+        .into_iter()
+        .filter(move |&m| gives_check(pos, m))
+}
+
 /// The attacker's checks with the position after each and the defender's replies there, those
 /// that leave the fewest replies first (a mate first of all).
-pub(super) fn ordered_checks(pos: &Chess) -> Vec<(Move, Chess, MoveList)> {
-    let mut checks: Vec<(Move, Chess, MoveList)> = pos
-        .legal_moves()
-        .into_iter()
-        .filter(|&m| gives_check(pos, m))
+fn ordered_checks(pos: &Chess) -> Vec<(Move, Chess, MoveList)> {
+    let mut checks: Vec<(Move, Chess, MoveList)> = checks(pos)
         .map(|m| {
             let mut after = pos.clone();
             after.play_unchecked(m);
@@ -321,12 +325,7 @@ fn replies_by_checks_left(after: &Chess, replies: MoveList) -> MoveList {
         .map(|r| {
             let mut next = after.clone();
             next.play_unchecked(r);
-            let checks = next
-                .legal_moves()
-                .iter()
-                .filter(|&&m| gives_check(&next, m))
-                .count();
-            (checks, r)
+            (checks(&next).count(), r)
         })
         .collect();
     scored.sort_by_key(|(checks, _)| *checks);

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::Instant;
 
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position};
 
 use super::evaluation::EvalStack;
 use super::ordering::Heuristics;
@@ -53,7 +53,7 @@ pub(super) fn search(
     let tables = searcher
         .tables
         .as_deref()
-        .filter(|_| root_pieces(game) <= searcher.settings.syzygy_probe_limit);
+        .filter(|_| root.board().occupied().count() <= searcher.settings.syzygy_probe_limit);
     let mut ranking_budget = RankingBudget::new(limits, signals, &searcher.settings);
     let plan = RootPlan::new(game, limits, tables, &mut ranking_budget);
     let Some(&fallback) = plan.kept.first() else {
@@ -174,13 +174,6 @@ fn prepare_helpers(searcher: &mut Searcher) -> usize {
     tables.resize_with(helpers, Heuristics::default);
     tables.iter_mut().for_each(Heuristics::new_search);
     helpers
-}
-
-/// The pieces on the board at the root of `game`.
-fn root_pieces(game: &Game) -> usize {
-    shakmaty::Position::board(game.position())
-        .occupied()
-        .count()
 }
 
 /// The root moves of one search. In the tables, the moves best by their result under the

@@ -2,7 +2,8 @@
 """CI: `threefold perpetual --json` on every case of the proof suite (bench/data/perpetuals.jsonl),
 each certificate checked by bench/perpetual/check_certificate.py (python-chess alone), and
 certificates corrupted by hand (a reply that leads out, a move that gives no check, a check
-left unanswered) rejected by the checker.
+left unanswered, a refutation of a real perpetual whose answers run in a cycle) rejected by the
+checker.
 
 The attacker of a case is the side whose drawing move gives check, else the other side (the
 side to move is then the one in check). Cases whose checks are not a perpetual check (a
@@ -61,6 +62,49 @@ def corruptions(proof, refutation):
     return out
 
 
+# White checks from h5 and e8 for ever: no refutation exists, so a listing that answers every
+# check and closes on itself must run in a cycle.
+CYCLE_FEN = "6k1/6p1/8/7Q/8/1P6/PPqr4/K7 w - - 0 1"
+CYCLE_LIMIT = 5_000
+
+
+def cyclic_refutation(fen=CYCLE_FEN):
+    """A refutation certificate made by hand for a real perpetual: every check of each listed
+    position answered by a legal reply, a reply back into the listing preferred, until the
+    listing closes. None if it does not close within CYCLE_LIMIT positions."""
+    start = chess.Board(fen)
+    attacker = start.turn
+    listed = {start.epd(): start}
+    order = [start.epd()]
+    entries = []
+    at = 0
+    while at < len(order):
+        if len(order) > CYCLE_LIMIT:
+            return None
+        board = listed[order[at]]
+        at += 1
+        answers = []
+        for check in [m for m in board.legal_moves if board.gives_check(m)]:
+            after = board.copy(stack=False)
+            after.push(check)
+            replies = list(after.legal_moves)
+            if not replies:
+                return None  # a mate: no reply to list
+            def lands(reply):
+                nxt = after.copy(stack=False)
+                nxt.push(reply)
+                return nxt
+            reply = next((r for r in replies if lands(r).epd() in listed), replies[0])
+            nxt = lands(reply)
+            if nxt.epd() not in listed:
+                listed[nxt.epd()] = nxt
+                order.append(nxt.epd())
+            answers.append({"check": check.uci(), "reply": reply.uci()})
+        entries.append({"fen": board.fen(), "answers": answers})
+    return {"result": "refuted", "attacker": "white" if attacker else "black", "start": fen,
+            "refutation": entries}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--engine", required=True)
@@ -93,7 +137,13 @@ def main():
     if proof is None or refutation is None:
         print("no proof or refutation to corrupt")
         return 1
-    for what, bad in corruptions(proof, refutation):
+    cyclic = cyclic_refutation()
+    if cyclic is None:
+        print("the hand-made cyclic refutation did not close")
+        return 1
+    for what, bad in corruptions(proof, refutation) + [
+            (f"a refutation of a real perpetual, {len(cyclic['refutation'])} positions that "
+             "answer every check but run in a cycle", cyclic)]:
         holds, why = check(bad)
         print(f"corrupted ({what}): {'ACCEPTED' if holds else 'rejected: ' + why}")
         if holds:

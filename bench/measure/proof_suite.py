@@ -5,6 +5,10 @@
         [--engine target/release/threefold] [--stockfish /usr/games/stockfish] \
         [--modes bare,history,contempt] [--only ID,ID] [--no-stockfish] [--json out.json] \
         [--nodes N]
+    python3 bench/measure/proof_suite.py --gate --base MAIN_BINARY --engine CANDIDATE [--nodes N]
+
+`--gate` applies the proof-suite gate (`proof_gate.py`, docs/strength.md) instead of printing
+the table.
 
 For each case of the suite (made by `bench/suites/harvest_perpetuals.py`) both engines search
 `--movetime` ms with one thread and 64 MiB of hash, from the bare FEN (`bare`) and from the game's
@@ -77,6 +81,10 @@ def run(engine, case, mode, movetime_ms, draw, nodes=None):
         for info in analysis:
             if 'score' not in info or info.get('multipv', 1) != 1:
                 continue
+            # A bound after a failed aspiration window is no score of the position: it is shown
+            # only after some seconds, so counting it would make the result depend on the load.
+            if info.get('lowerbound') or info.get('upperbound'):
+                continue
             score = info['score'].pov(board.turn)
             cp = None if score.is_mate() else score.score()
             if 'pv' in info and info['pv']:
@@ -145,12 +153,21 @@ def main():
     ap.add_argument('--only', default='')
     ap.add_argument('--option', action='append', default=[], help='Name=Value for Threefold')
     ap.add_argument('--json')
+    ap.add_argument('--gate', action='store_true',
+                    help='the proof-suite gate of --engine against --base (proof_gate.py)')
+    ap.add_argument('--base', help='--gate: main\'s binary')
+    ap.add_argument('--cache', help='--gate: a folder that keeps main\'s runs between gates')
     args = ap.parse_args()
     modes = [m for m in args.modes.split(',') if m]
     only = {i for i in args.only.split(',') if i}
     with open(args.suite) as f:
         cases = [json.loads(line) for line in f if line.strip()]
     cases = [c for c in cases if not only or c['id'] in only]
+    if args.gate:
+        if not args.base:
+            ap.error('--gate needs --base (main\'s binary)')
+        from proof_gate import gate
+        sys.exit(gate(args, cases))
 
     tf = chess.engine.SimpleEngine.popen_uci(args.engine)
     options = {'Threads': 1, 'Hash': 64}

@@ -23,7 +23,7 @@ import chess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "perpetual"))
-from check_certificate import check  # noqa: E402
+from check_certificate import check, identity  # noqa: E402
 
 SUITE = os.path.join(HERE, "..", "data", "perpetuals.jsonl")
 
@@ -73,35 +73,31 @@ def cyclic_refutation(fen=CYCLE_FEN):
     position answered by a legal reply, a reply back into the listing preferred, until the
     listing closes. None if it does not close within CYCLE_LIMIT positions."""
     start = chess.Board(fen)
-    attacker = start.turn
-    listed = {start.epd(): start}
-    order = [start.epd()]
+    listed = {identity(start): start}
+    order = [start]
     entries = []
-    at = 0
-    while at < len(order):
+    for board in order:  # grows while it is walked: breadth first
         if len(order) > CYCLE_LIMIT:
             return None
-        board = listed[order[at]]
-        at += 1
         answers = []
         for check in [m for m in board.legal_moves if board.gives_check(m)]:
             after = board.copy(stack=False)
             after.push(check)
-            replies = list(after.legal_moves)
-            if not replies:
-                return None  # a mate: no reply to list
-            def lands(reply):
+            landings = []
+            for reply in after.legal_moves:
                 nxt = after.copy(stack=False)
                 nxt.push(reply)
-                return nxt
-            reply = next((r for r in replies if lands(r).epd() in listed), replies[0])
-            nxt = lands(reply)
-            if nxt.epd() not in listed:
-                listed[nxt.epd()] = nxt
-                order.append(nxt.epd())
+                landings.append((reply, nxt))
+            if not landings:
+                return None  # a mate: no reply to list
+            reply, nxt = next(((r, n) for r, n in landings if identity(n) in listed),
+                              landings[0])
+            if identity(nxt) not in listed:
+                listed[identity(nxt)] = nxt
+                order.append(nxt)
             answers.append({"check": check.uci(), "reply": reply.uci()})
         entries.append({"fen": board.fen(), "answers": answers})
-    return {"result": "refuted", "attacker": "white" if attacker else "black", "start": fen,
+    return {"result": "refuted", "attacker": "white" if start.turn else "black", "start": fen,
             "refutation": entries}
 
 

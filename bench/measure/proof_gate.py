@@ -73,14 +73,14 @@ def measure(binary, cases, nodes, hash_mb, kinds):
 
 
 def cached(cache, key, compute):
-    """`compute()`, kept under `cache/key.json` when a cache is given."""
-    if cache:
+    """`compute()`, kept under `cache/key.json` when a cache and a key are given."""
+    if cache and key:
         path = os.path.join(cache, key + '.json')
         if os.path.exists(path):
             with open(path) as f:
                 return json.load(f)
     value = compute()
-    if cache:
+    if cache and key:
         os.makedirs(cache, exist_ok=True)
         with open(os.path.join(cache, key + '.json'), 'w') as f:
             json.dump(value, f)
@@ -171,14 +171,14 @@ def gate(args, cases):
     print(f'core: {len(core) * 2 - len(lost_core)}/{len(core) * 2} proven (both modes)')
 
     by_id = {c['id']: c for c in cases}
-    shown = [k for k, v in cand.items() if by_id[k.split('/')[0]]['kind'] == 'false' and v[1] == 0]
-    let_go = [k for k, v in cand.items() if by_id[k.split('/')[0]]['kind'] == 'escapable'
-              and not holds(by_id[k.split('/')[0]], v[1], v[2])]
-    falses = sum(1 for k in cand if by_id[k.split('/')[0]]['kind'] == 'false')
-    escapes = sum(1 for k in cand if by_id[k.split('/')[0]]['kind'] == 'escapable')
-    print(f'false perpetuals shown as 0.00: {len(shown)}/{falses}'
+    case_of = {k: by_id[k.split('/')[0]] for k in cand}
+    falses = [k for k in cand if case_of[k]['kind'] == 'false']
+    escapes = [k for k in cand if case_of[k]['kind'] == 'escapable']
+    shown = [k for k in falses if cand[k][1] == 0]
+    let_go = [k for k in escapes if not holds(case_of[k], cand[k][1], cand[k][2])]
+    print(f'false perpetuals shown as 0.00: {len(shown)}/{len(falses)}'
           + (f" ({', '.join(shown)})" if shown else ''))
-    print(f'escapable cases held: {escapes - len(let_go)}/{escapes}'
+    print(f'escapable cases held: {len(escapes) - len(let_go)}/{len(escapes)}'
           + (f" (not: {', '.join(let_go)})" if let_go else ''))
     if shown:
         failures.append('false perpetuals shown as 0.00')
@@ -195,7 +195,7 @@ def gate(args, cases):
     def costs(binary, results, cache_key):
         missing = [c for c in cases if c['id'] in tail
                    and any(results[f"{c['id']}/{m}"][0] is None for m in MODES)]
-        again = cached(args.cache if cache_key else None, cache_key or '',
+        again = cached(args.cache, cache_key,
                        lambda: measure(binary, missing, 4 * budget, 64, {'perpetual'}))
         out = {}
         for i in tail:

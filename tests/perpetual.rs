@@ -445,3 +445,28 @@ fn a_pgn_game_and_a_ply_name_the_position_with_its_history() {
     let pos = parse_fen("6k1/6p1/8/7Q/8/1P6/PPqr4/K7 w - - 0 1").expect("fen");
     assert!(parse_uci_move(&pos, "h5e8").is_ok());
 }
+
+#[test]
+fn the_engine_tells_a_proven_perpetual_at_the_root_and_plays_its_check() {
+    // Qe8+ Kh7 Qh5+ Kg8: the search shows the draw at once; the prover, asked once the
+    // search has some nodes behind it, says it is forced.
+    let mut engine = common::Uci::handshake();
+    engine.send("position fen 6k1/6p1/8/7Q/8/1P6/PPqr4/K7 w - - 0 1");
+    engine.send("go nodes 200000");
+    let (lines, best) = engine.bestmove(std::time::Duration::from_secs(30));
+    assert_eq!(best, "h5e8", "{lines:?}");
+    let told: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string perpetual check proven: h5e8"))
+        .collect();
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(told[0].contains("a strategy of 2 positions"), "{told:?}");
+    // Black to move mates at once (...Qc1#): no perpetual of White's to fear, nothing told.
+    engine.send("position fen 6k1/6p1/8/7Q/8/1P6/PPqr4/K7 b - - 0 1");
+    engine.send("go nodes 200000");
+    let (lines, _) = engine.bestmove(std::time::Duration::from_secs(30));
+    assert!(
+        !lines.iter().any(|l| l.contains("perpetual check proven")),
+        "{lines:?}"
+    );
+}

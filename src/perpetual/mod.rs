@@ -140,6 +140,17 @@ pub const CYCLE_MEASURE_LIMIT: usize = 2_000;
 /// move, a check whose every reply leads on to another; when the defender is to move, after
 /// every move the defender has.
 pub fn prove(game: &Game, attacker: Color, budget: Budget) -> Result<Report, ProveError> {
+    prove_until(game, attacker, budget, &|| false)
+}
+
+/// [`prove`], also ending (unknown, unless already answered) as soon as `halt` returns true:
+/// it is asked every few hundred positions, as the clock is (the search's stop flag).
+pub fn prove_until(
+    game: &Game,
+    attacker: Color,
+    budget: Budget,
+    halt: &dyn Fn() -> bool,
+) -> Result<Report, ProveError> {
     let start = game.position().clone();
     if start.legal_moves().is_empty() {
         return Err(ProveError::NoLegalMove);
@@ -148,7 +159,7 @@ pub fn prove(game: &Game, attacker: Color, budget: Budget) -> Result<Report, Pro
     if (board.by_color(attacker) & !board.kings()).is_empty() {
         return Err(ProveError::NothingToCheckWith(attacker));
     }
-    let mut prover = Prover::new(budget);
+    let mut prover = Prover::new(budget, halt);
     let verdict = if start.turn() == attacker {
         match prover.attacker_to_move(&start) {
             Some(true) => proof(&prover, game, std::slice::from_ref(&start))
@@ -169,6 +180,12 @@ pub fn prove(game: &Game, attacker: Color, budget: Budget) -> Result<Report, Pro
         explored: prover.table.len(),
         elapsed: prover.elapsed(),
     })
+}
+
+/// Whether the side to move in `pos` has a legal check: without one it has no perpetual, and
+/// the question need not be asked.
+pub fn can_check(pos: &Chess) -> bool {
+    prover::checks(pos).next().is_some()
 }
 
 /// The defender moves first: a perpetual needs every move to lead to one.

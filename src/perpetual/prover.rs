@@ -89,26 +89,29 @@ enum Answer {
 }
 
 /// The search's state: every position met, the open line, the tentative results.
-pub(super) struct Prover {
+pub(super) struct Prover<'a> {
     pub(super) table: HashMap<u64, State>,
     tentative: Vec<u64>,
     max_line: usize,
     budget: Budget,
+    /// Asked with the clock: true when the caller wants the answer now (a search told to stop).
+    halt: &'a dyn Fn() -> bool,
     started: Instant,
     pub(super) nodes: u64,
     out_of_budget: bool,
 }
 
-/// Nodes between two looks at the clock.
+/// Nodes between two looks at the clock (and at the caller's `halt`).
 const CLOCK_EVERY: u64 = 256;
 
-impl Prover {
-    pub(super) fn new(budget: Budget) -> Prover {
+impl<'a> Prover<'a> {
+    pub(super) fn new(budget: Budget, halt: &'a dyn Fn() -> bool) -> Prover<'a> {
         Prover {
             table: HashMap::new(),
             tentative: Vec::new(),
             max_line: 0,
             budget,
+            halt,
             started: Instant::now(),
             nodes: 0,
             out_of_budget: false,
@@ -124,10 +127,11 @@ impl Prover {
         if !self.out_of_budget {
             let nodes = self.budget.nodes.is_some_and(|n| self.nodes >= n);
             let time = self.nodes.is_multiple_of(CLOCK_EVERY)
-                && self
+                && (self
                     .budget
                     .time
-                    .is_some_and(|t| self.started.elapsed() >= t);
+                    .is_some_and(|t| self.started.elapsed() >= t)
+                    || (self.halt)());
             self.out_of_budget = nodes || time;
         }
         self.out_of_budget

@@ -17,6 +17,7 @@
 //! - `repetition.rs`: repetition draws along the game and the search path; `cuckoo.rs`: the
 //!   table that finds a move repeating a position before it is played;
 //! - `line.rs`: how a principal variation ends in a draw by rule;
+//! - `proofs.rs`: the perpetual-check prover at the root, between iterations;
 //! - `evaluation.rs`: the static evaluation of each node (hand-written, or the network
 //!   from accumulators kept ply by ply);
 //! - `ordering.rs`: move ordering (hash move, MVV-LVA, killers, history);
@@ -36,6 +37,7 @@ pub mod line;
 mod moves;
 pub mod ordering;
 pub mod params;
+mod proofs;
 mod pruning;
 mod quiescence;
 pub mod repetition;
@@ -104,6 +106,23 @@ pub enum Report<'a> {
     /// The main thread starts on root move `mv`, the `number`th of this iteration (from 1):
     /// sent only once the search has run `CURRMOVE_AFTER` (for `currmove` lines).
     CurrentMove { depth: u32, mv: Move, number: usize },
+    /// The perpetual-check prover settled a root move (see `proofs.rs`).
+    Perpetual(&'a ProvenPerpetual),
+}
+
+/// A perpetual check the prover proved at the root.
+#[derive(Debug, Clone)]
+pub struct ProvenPerpetual {
+    /// The root move it is about: the strategy's first check when `ours`, otherwise a move
+    /// after which the opponent checks for ever.
+    pub mv: Move,
+    /// True when the side to move has the perpetual (`mv` is worth a draw at least); false
+    /// when `mv` lets the opponent have one (`mv` is worth a draw at most).
+    pub ours: bool,
+    /// The strategy's attacker-to-move positions.
+    pub strategy: usize,
+    /// From the root: `mv`, then the strategy's line until a position comes back.
+    pub line: Vec<Move>,
 }
 
 /// One searched line: its score (from the side to move's view), its moves, and how it ends in

@@ -40,6 +40,17 @@ impl Worker<'_> {
         }
     }
 
+    /// Root move `m`'s `score` within what the perpetual-check prover proved of it. A score
+    /// the proof changed is a draw that rests on the game (on all of it): the root keeps it
+    /// for this search only.
+    fn bound_by_proofs(&mut self, m: Move, score: i32) -> i32 {
+        let bounded = self.root.proofs.bound(m, score, self.draw_score(0));
+        if bounded != score {
+            self.depends_on(isize::MIN);
+        }
+        bounded
+    }
+
     /// The move loop: each move in order (the hash move first), singular extension of the hash
     /// move, shallow-depth pruning, late-move reductions with principal-variation re-searches.
     /// Returns the best score and move, or `Err` with the node's score when it ends early (a
@@ -162,6 +173,11 @@ impl Worker<'_> {
             if self.budget.stopped {
                 return Err(0);
             }
+            let score = if kind.root {
+                self.bound_by_proofs(m, score)
+            } else {
+                score
+            };
 
             if score > best.score {
                 best.score = score;

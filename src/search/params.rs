@@ -240,6 +240,19 @@ macro_rules! tunables {
 /// score (aspiration), widened each time the score falls outside it.
 pub const ASPIRATION_DEPTH: u32 = 5;
 
+// The perpetual-check prover at the root (`proofs.rs`).
+
+/// The prover's positions may number at most the main thread's nodes divided by this, over
+/// the whole search (most questions are answered in a handful of positions).
+pub const PROVER_NODE_SHARE: u64 = 1024;
+/// The prover may take at most the search's time so far divided by this, over the whole
+/// search: a prover position costs up to some sixty microseconds where queens check from many
+/// squares, and the node share alone let it take half of a blitz move's time there.
+pub const PROVER_TIME_SHARE: u32 = 64;
+/// The prover is first asked once its share reaches this many positions (about 65k nodes of
+/// search), and asked again after an unknown only once its share has doubled.
+pub const PROVER_FIRST_NODES: u64 = 64;
+
 /// Reverse futility pruning spares a side with this many legal moves or fewer: there the
 /// static evaluation misses most (a king walking into a mating net, zugzwang), and the node is
 /// cheap to search. A rule for the mate tests, not tuned.

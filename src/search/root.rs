@@ -8,6 +8,8 @@
 //! tables did not foresee (a win that lets the opponent repeat) falls below the table wins not
 //! yet searched, and the next group is searched for one.
 
+use std::sync::atomic::Ordering;
+
 use shakmaty::{Chess, Move, Position};
 
 use super::limits::Limits;
@@ -17,7 +19,7 @@ use super::score::{INFINITE, is_mate};
 use super::tablebase::RootResult;
 use super::tt::{self, TranspositionTable};
 use super::worker::Worker;
-use super::{Iteration, Line, MAX_DEPTH, Report, SearchResult};
+use super::{Iteration, Line, MAX_DEPTH, ProvenPerpetual, Report, SearchResult};
 use crate::game::Game;
 
 impl Worker<'_> {
@@ -46,6 +48,10 @@ pub(super) fn iterative_deepening(
     // Between iterations the root moves are those played from (for time management).
     let kept = groups.first().cloned().unwrap_or_default();
     let lines_wanted = searched_lines.clamp(1, all_moves.len().max(1));
+    // Whether an iteration past the soft limit was already taken for a best move the prover
+    // held to a draw (one per search: where every move lets the opponent check for ever, each
+    // iteration would find another).
+    let mut reconsidered = false;
     for depth in 1..=max_depth {
         worker.stats.seldepth = 0;
         let previous = result.lines.first().map(|l| l.searched);
@@ -75,7 +81,7 @@ pub(super) fn iterative_deepening(
                 worker.emit(Report::Line(&bound));
             }
         };
-        let lines = best_lines(
+        let mut lines = best_lines(
             worker,
             game,
             depth,
@@ -87,6 +93,15 @@ pub(super) fn iterative_deepening(
         worker.root.moves = kept.clone();
         if lines.is_empty() || (worker.budget.stopped && depth > 1) {
             break;
+        }
+        let proven = consult_prover(worker, game, &lines[0]);
+        if let Some(found) = &proven {
+            worker.emit(Report::Perpetual(found));
+            let draw = worker.draw_score(0);
+            worker
+                .root
+                .proofs
+                .apply(&mut lines, draw, found, lines_wanted);
         }
         let best = &lines[0];
         result.best = best.pv.first().copied();
@@ -119,10 +134,34 @@ pub(super) fn iterative_deepening(
             };
             worker.emit(Report::Line(&shown));
         }
-        if worker.should_stop_after_iteration(lines[0].searched) {
+        // A best move just found to let the opponent check for ever is looked at again, once.
+        let reconsider =
+            !reconsidered && proven.is_some_and(|found| !found.ours) && !worker.stop_signalled();
+        reconsidered |= reconsider;
+        if !reconsider && worker.should_stop_after_iteration(lines[0].searched) {
             break;
         }
     }
+}
+
+/// Puts the best line's question to the perpetual-check prover (see `proofs.rs`), unless the
+/// search has stopped or the tables settle the root; the prover ends early on the search's
+/// stop and its clock.
+fn consult_prover(worker: &mut Worker, game: &Game, best: &Line) -> Option<ProvenPerpetual> {
+    if worker.budget.stopped || worker.root.tb.is_some() {
+        return None;
+    }
+    let draw = worker.draw_score(0);
+    let nodes = worker.stats.nodes;
+    let signals = worker.shared.signals;
+    let pondering = worker.pondering();
+    let time = &worker.budget.time;
+    let halt = || signals.stop.load(Ordering::Relaxed) || (!pondering && time.hard_expired());
+    let elapsed = worker.budget.started.elapsed();
+    worker
+        .root
+        .proofs
+        .consult(game, best, draw, nodes, elapsed, &halt)
 }
 
 /// The tables' score of root move `m`, when the root is in the tables.
@@ -323,6 +362,55 @@ mod tests {
             assert_eq!(score, truth, "guess {guess}");
             assert_eq!(worker.path.pv[0].first().copied(), best, "guess {guess}");
         }
+    }
+
+    /// The depth-1 score of root move `uci` searched alone; with `asked_score`, after the
+    /// prover has been asked what a line of that move with that score raises (and proved it).
+    fn alone_at_depth_1(fen: &str, uci: &str, asked_score: Option<i32>) -> i32 {
+        let game = Game::new(parse_fen(fen).expect("fen"));
+        let m = crate::game::parse_uci_move(game.position(), uci).expect("legal");
+        let mut rig = Rig::new();
+        let mut worker = rig.worker(&game, Settings::default());
+        worker.root.moves = vec![m];
+        if let Some(score) = asked_score {
+            let line = Line {
+                score,
+                searched: score,
+                pv: vec![m],
+                draw: None,
+                tables: None,
+            };
+            let found = worker.root.proofs.consult(
+                &game,
+                &line,
+                0,
+                1_000_000,
+                std::time::Duration::from_secs(3600),
+                &|| false,
+            );
+            assert!(found.is_some(), "{fen}: not proven");
+        }
+        let score = aspiration_search(&mut worker, &game, 1, None, &mut |_, _, _| {});
+        assert_eq!(worker.path.pv[0].first(), Some(&m));
+        score
+    }
+
+    #[test]
+    fn a_proven_perpetual_lifts_its_check_to_a_draw_where_the_search_sees_none() {
+        // White, a rook down and facing mate, checks from h5 and e8 for ever; one ply deep the
+        // search sees only the rook down.
+        let fen = "6k1/6p1/8/7Q/8/1P6/PPqr4/K7 w - - 0 1";
+        assert!(alone_at_depth_1(fen, "h5e8", None) < -200);
+        assert_eq!(alone_at_depth_1(fen, "h5e8", Some(-300)), 0);
+    }
+
+    #[test]
+    fn a_move_that_lets_the_opponent_check_for_ever_is_held_to_a_draw() {
+        // Black, a queen and rook up: ...f6 lets White's queen check from e8 and h5 for ever;
+        // one ply deep the search sees only the material.
+        let fen = "6k1/5pp1/8/7Q/3q4/1P1r4/PP6/K7 b - - 0 1";
+        assert!(alone_at_depth_1(fen, "f7f6", None) > 200);
+        assert_eq!(alone_at_depth_1(fen, "f7f6", Some(300)), 0);
     }
 
     #[test]

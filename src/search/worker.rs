@@ -12,6 +12,7 @@ use super::evaluation::EvalStack;
 use super::limits::Limits;
 use super::ordering::Heuristics;
 use super::params::{NODE_COUNT_INTERVAL, POLL_INTERVAL};
+use super::proofs::RootProofs;
 use super::repetition::KeyStack;
 use super::score::{INFINITE, MAX_PLY, draw_value, mates_within};
 use super::tablebase::{RootRanking, Tables};
@@ -80,6 +81,8 @@ pub struct Root {
     pub move_nodes: Vec<(Move, u64)>,
     /// How settled the iterations so far look (for time management).
     pub trend: SearchTrend,
+    /// What the perpetual-check prover has proved of root moves (main thread only).
+    pub proofs: RootProofs,
 }
 
 /// What the search counts, for `info` lines.
@@ -151,6 +154,7 @@ impl<'a> Worker<'a> {
                 tb: None,
                 move_nodes: Vec::new(),
                 trend: SearchTrend::default(),
+                proofs: RootProofs::default(),
             },
             stats: Stats::default(),
             eval: EvalStack::classical(),
@@ -175,7 +179,7 @@ impl Worker<'_> {
     }
 
     /// True while pondering and the opponent has not yet played the predicted move.
-    fn pondering(&self) -> bool {
+    pub(super) fn pondering(&self) -> bool {
         self.budget.limits.ponder && !self.budget.ponder_clock_started
     }
 

@@ -6,7 +6,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
-use shakmaty::{Color, Position};
+use shakmaty::{CastlingMode, Color, Position};
 use vampirc_uci::{Serializable, UciMessage};
 
 use super::command::{Command, GoArgs, StartPosition, parse};
@@ -20,6 +20,7 @@ use super::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::eval::nnue::{EMBEDDED_FILE, Network};
 use crate::game::AutomaticEnd;
 use crate::game::{Game, parse_fen_noting, parse_uci_move, start_position, uci_text};
+use crate::search::ProvenPerpetual;
 use crate::search::tablebase::Tables;
 use crate::search::time::TimeManager;
 use crate::search::{
@@ -598,6 +599,23 @@ fn report_time_budget(limits: &Limits, overhead_ms: u64) {
     ));
 }
 
+/// What the perpetual-check prover proved at the root, in words.
+fn perpetual_note(found: &ProvenPerpetual, mode: CastlingMode) -> String {
+    let mv = uci_text(found.mv, mode);
+    let size = found.strategy;
+    if found.ours {
+        format!(
+            "perpetual check proven: {mv} keeps checking whatever the reply (a strategy of {size} \
+             positions), a draw at least"
+        )
+    } else {
+        format!(
+            "{mv} lets the opponent check for ever (proven, a strategy of {size} positions): a \
+             draw at most"
+        )
+    }
+}
+
 /// Tells the user when the best line is a forced draw by rule, as the search found it.
 fn report_best_line(game: &Game, result: &SearchResult) {
     let Some(end) = result.draw else {
@@ -636,6 +654,7 @@ fn search_and_answer(
             send(&info_line(it, mode, chances))
         }
         Report::CurrentMove { depth, mv, number } => send(&currmove_line(depth, mv, number, mode)),
+        Report::Perpetual(found) => info_string(&perpetual_note(found, mode)),
     });
     if result.best.is_none() {
         let score = if game.position().is_check() {

@@ -25,7 +25,9 @@ import sys
 
 from django.test import Client
 
-import OpenBench.views  # first, as the server's URL table does: the modules import each other
+# OpenBench.views first, as the server's URL table loads it: the workload modules and the views
+# import each other, and a workload module imported first fails half-initialised.
+import OpenBench.views  # noqa: F401
 import OpenBench.workloads.create_workload as create_module
 import OpenBench.workloads.verify_workload as verify_module
 from OpenBench.models import Test

@@ -434,7 +434,8 @@ def main():
         ids = json.loads(found[-1].split(' ', 1)[1])
         for workload, wid in zip(workloads, ids):
             workload['id'] = wid
-            log(f'{workload["kind"]}: workload {wid}, {server}/{"tune" if workload["kind"] == "SPSA" else "test" if workload["kind"] == "SPRT" else "datagen"}/{wid}/')
+            page = {'SPRT': 'test', 'DATAGEN': 'datagen', 'SPSA': 'tune'}[workload['kind']]
+            log(f'{workload["kind"]}: workload {wid}, {server}/{page}/{wid}/')
 
         client_env = dict(os.environ, CARGO_NET_OFFLINE='true')
         client = processes.start('OpenBench client', [

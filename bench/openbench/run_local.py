@@ -444,7 +444,6 @@ def main():
             os.path.join(ob, 'Client'), os.path.join(workdir, 'client.log'), env=client_env)
 
         deadline = started + 60 * args.minutes
-        status = {}
         while True:
             status = {w['id']: api(server, f'/api/workload/{w["id"]}/info/')['info']
                       for w in workloads}
@@ -469,8 +468,7 @@ def main():
                 'games', 'tri', 'penta', 'passed', 'failed', 'finished', 'error',
                 'currentllr', 'lowerllr', 'upperllr', 'test_mode', 'max_games')}
             entry['machines'] = machines
-            faults = sum(int(row.get(k) or 0) for row in machines.get('results', machines)
-                         if isinstance(row, dict) for k in ('timeloss', 'crashes'))
+            faults = sum(row['timeloss'] + row['crashes'] for row in machines['results'])
             entry['time_losses_and_crashes'] = faults
             if workload['kind'] == 'SPSA':
                 entry['outputs'] = api(server, f'/api/spsa/{wid}/outputs/', raw=True).decode()

@@ -1,6 +1,7 @@
 //! Every case of tests/data/seed-behaviour.jsonl (the seed behaviour cases of the project's
 //! repetition rule book) through the built binary at one second a move, each case sent as a
-//! behaviour-suite runner sends it: the game's moves, then `go`.
+//! behaviour-suite runner sends it: the game's moves, then `go`; at full strength and at
+//! limited strength, whose repetition behaviour is the engine's at every level.
 
 mod common;
 
@@ -34,8 +35,8 @@ fn last_score(lines: &[String]) -> Option<i64> {
     })
 }
 
-#[test]
-fn seed_behaviour_cases_at_one_second() {
+/// The cases that fail with these `setoption` lines sent first (`Name value V` each).
+fn failed_cases(options: &[&str]) -> Vec<String> {
     let cases: Vec<Value> = include_str!("data/seed-behaviour.jsonl")
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -48,6 +49,9 @@ fn seed_behaviour_cases_at_one_second() {
         let mut e = Uci::start();
         e.send("uci");
         e.read_until(Duration::from_secs(5), |l| l == "uciok");
+        for option in options {
+            e.send(&format!("setoption name {option}"));
+        }
         e.send("ucinewgame");
         let moves = strings(case, "moves");
         let fen = case["fen"].as_str().expect("fen");
@@ -71,5 +75,22 @@ fn seed_behaviour_cases_at_one_second() {
             failures.push(format!("{id}: bestmove {best}, score {score:?}"));
         }
     }
+    failures
+}
+
+#[test]
+fn seed_behaviour_cases_at_one_second() {
+    let failures = failed_cases(&[]);
     assert!(failures.is_empty(), "failed cases: {failures:#?}");
+}
+
+/// The weakest level, the first one-line level and the first network level: a weak level
+/// still takes a forced repetition when worse and avoids one when better.
+#[test]
+fn seed_behaviour_cases_at_limited_strength() {
+    for elo in [1320, 2000, 2201] {
+        let elo_option = format!("UCI_Elo value {elo}");
+        let failures = failed_cases(&["UCI_LimitStrength value true", &elo_option]);
+        assert!(failures.is_empty(), "at {elo}, failed cases: {failures:#?}");
+    }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use common::{Uci, is_legal, position_after};
-use threefold::search::strength::{MAX_ELO, MIN_ELO, Strength};
+use threefold::search::strength::{HAND_WRITTEN_MAX_ELO, MAX_ELO, MIN_ELO, Strength};
 
 const SECOND: Duration = Duration::from_secs(1);
 
@@ -109,30 +109,37 @@ fn a_lower_elo_searches_fewer_nodes_and_answers_early() {
     );
 }
 
+/// The levels just below full strength (the network's) and at the top of the hand-written
+/// ones: one line, to the level's budget, whatever the clock.
 #[test]
-fn the_top_level_searches_one_line_to_its_budget_whatever_the_clock() {
-    let budget = Strength::new(MAX_ELO).node_budget();
-    for go in ["go movetime 20000", "go wtime 600000 btime 600000"] {
-        let mut e = limited(MAX_ELO);
-        e.send("position startpos moves e2e4 e7e5");
-        let started = Instant::now();
-        e.send(go);
-        let (lines, best) = e.bestmove(30 * SECOND);
-        // The budget ends the search, long before the clock would.
-        assert!(started.elapsed() < 10 * SECOND, "{go}: {lines:?}");
-        assert!(
-            is_legal(&position_after(None, &["e2e4", "e7e5"]), &best),
-            "{best}"
-        );
-        let nodes = last_nodes(&lines);
-        assert!(nodes <= budget + 1000, "{go}: {nodes} nodes for {budget}");
-        assert!(
-            lines
-                .iter()
-                .filter(|l| is_search_line(l))
-                .all(|l| l.contains(" multipv 1 ")),
-            "{lines:?}"
-        );
+fn the_one_line_levels_search_their_budget_whatever_the_clock() {
+    for elo in [HAND_WRITTEN_MAX_ELO, MAX_ELO - 1] {
+        let budget = Strength::at(elo).expect("a limited level").node_budget();
+        for go in ["go movetime 20000", "go wtime 600000 btime 600000"] {
+            let mut e = limited(elo);
+            e.send("position startpos moves e2e4 e7e5");
+            let started = Instant::now();
+            e.send(go);
+            let (lines, best) = e.bestmove(30 * SECOND);
+            // The budget ends the search, long before the clock would.
+            assert!(started.elapsed() < 10 * SECOND, "{elo} {go}: {lines:?}");
+            assert!(
+                is_legal(&position_after(None, &["e2e4", "e7e5"]), &best),
+                "{best}"
+            );
+            let nodes = last_nodes(&lines);
+            assert!(
+                nodes <= budget + 1000,
+                "{elo} {go}: {nodes} nodes for {budget}"
+            );
+            assert!(
+                lines
+                    .iter()
+                    .filter(|l| is_search_line(l))
+                    .all(|l| l.contains(" multipv 1 ")),
+                "{lines:?}"
+            );
+        }
     }
 }
 
@@ -217,21 +224,50 @@ fn search_facts(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// Where a search's `info` lines settle: the facts of `go` (or `go nodes 20000` with the limit
+/// off) after 1.d4 Nf6, at `elo` with `UseNNUE` as given.
+fn facts_at(elo: u32, use_nnue: bool, limit: bool) -> (Vec<String>, String) {
+    let mut e = limited(elo);
+    e.send(&format!("setoption name UseNNUE value {use_nnue}"));
+    e.send(&format!("setoption name UCI_LimitStrength value {limit}"));
+    e.send("position startpos moves d2d4 g8f6");
+    e.send(if limit { "go" } else { "go nodes 20000" });
+    let (lines, best) = e.bestmove(30 * SECOND);
+    (search_facts(&lines), best)
+}
+
 #[test]
-fn limited_strength_plays_with_the_hand_written_evaluation_it_was_calibrated_on() {
-    // The top level has no random choice, so the same evaluation gives the same search.
-    let search = |use_nnue: bool, limit: bool| {
+fn the_hand_written_levels_play_with_the_evaluation_they_were_calibrated_on() {
+    // The top hand-written level has no random choice, so the same evaluation gives the same
+    // search.
+    let by_hand = facts_at(HAND_WRITTEN_MAX_ELO, false, true);
+    assert!(!by_hand.0.is_empty());
+    assert_eq!(facts_at(HAND_WRITTEN_MAX_ELO, true, true), by_hand);
+    // At full strength the network does change the search.
+    assert_ne!(
+        facts_at(HAND_WRITTEN_MAX_ELO, true, false).0,
+        facts_at(HAND_WRITTEN_MAX_ELO, false, false).0
+    );
+}
+
+#[test]
+fn the_levels_above_the_hand_written_ones_play_with_the_network() {
+    let elo = HAND_WRITTEN_MAX_ELO + 1;
+    assert_ne!(facts_at(elo, true, true).0, facts_at(elo, false, true).0);
+}
+
+/// `UCI_Elo` at the top of its range is full strength: the same search as with the limit off.
+#[test]
+fn the_top_of_the_range_is_full_strength() {
+    let search = |limit: bool| {
         let mut e = limited(MAX_ELO);
-        e.send(&format!("setoption name UseNNUE value {use_nnue}"));
         e.send(&format!("setoption name UCI_LimitStrength value {limit}"));
         e.send("position startpos moves d2d4 g8f6");
-        e.send(if limit { "go" } else { "go nodes 20000" });
+        e.send("go nodes 20000");
         let (lines, best) = e.bestmove(30 * SECOND);
         (search_facts(&lines), best)
     };
-    let by_hand = search(false, true);
-    assert!(!by_hand.0.is_empty());
-    assert_eq!(search(true, true), by_hand);
-    // At full strength the network does change the search.
-    assert_ne!(search(true, false).0, search(false, false).0);
+    let full = search(false);
+    assert!(!full.0.is_empty());
+    assert_eq!(search(true), full);
 }

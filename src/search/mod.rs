@@ -4,6 +4,8 @@
 //! This file holds the public API only ([`Searcher`], [`Settings`], [`Limits`], [`Signals`],
 //! [`SearchResult`], [`Line`], [`Iteration`]); the work is done in:
 //!
+//! - `guard.rs`: limited strength's repetition guard, a small full-strength search that
+//!   decides the move wherever a draw by rule is in play;
 //! - `threads.rs`: one search's threads (Lazy SMP helpers, stop on every way out) and the
 //!   limited-strength wrapper;
 //! - `root.rs`: iterative deepening, MultiPV lines, aspiration windows;
@@ -32,6 +34,7 @@ mod alphabeta;
 pub mod correction;
 mod cuckoo;
 pub mod evaluation;
+mod guard;
 pub mod limits;
 pub mod line;
 mod moves;
@@ -211,20 +214,29 @@ pub struct Searcher {
     /// Whether the static evaluations kept in the hash table are the network's (searches at
     /// limited strength evaluate by hand, whatever `network` says).
     table_uses_network: bool,
+    /// The searcher of limited strength's repetition guard (`guard.rs`), made when first
+    /// needed.
+    guard: Option<Box<Searcher>>,
 }
 
 impl Searcher {
     pub fn new(hash_mib: usize) -> Searcher {
+        Searcher::with_table(TranspositionTable::new(hash_mib))
+    }
+
+    /// A searcher with the default settings and network that keeps its positions in `tt`.
+    fn with_table(tt: TranspositionTable) -> Searcher {
         cuckoo::init();
         let network = default_network();
         Searcher {
-            tt: TranspositionTable::new(hash_mib),
+            tt,
             heuristics: Heuristics::default(),
             helper_heuristics: Vec::new(),
             settings: Settings::default(),
             tables: None,
             table_uses_network: network.is_some(),
             network,
+            guard: None,
         }
     }
 
@@ -233,6 +245,7 @@ impl Searcher {
         self.tt.clear();
         self.heuristics.clear();
         self.helper_heuristics.clear();
+        self.guard = None;
     }
 
     /// Searches the current position of `game` within `limits`. `report` receives each
@@ -249,7 +262,7 @@ impl Searcher {
         signals: &Signals,
         report: &mut (dyn FnMut(Report) + Send),
     ) -> SearchResult {
-        threads::search(self, game, limits, signals, report)
+        guard::search(self, game, limits, signals, report)
     }
 }
 

@@ -59,10 +59,13 @@ pub(super) fn search(
     let Some(&fallback) = plan.kept.first() else {
         return SearchResult::default();
     };
-    // Limited strength plays with the hand-written evaluation: its levels were calibrated on it
-    // (docs/uci.md, "Limited strength"). The hash table keeps static evaluations, so it is
-    // cleared when the evaluation in use changes.
-    let network = searcher.network.as_deref().filter(|_| strength.is_none());
+    // The limited levels up to `HAND_WRITTEN_MAX_ELO` play with the hand-written evaluation:
+    // they were calibrated on it (docs/uci.md, "Limited strength"). The hash table keeps static
+    // evaluations, so it is cleared when the evaluation in use changes.
+    let network = searcher
+        .network
+        .as_deref()
+        .filter(|_| strength.is_none_or(Strength::uses_network));
     if searcher.table_uses_network != network.is_some() {
         searcher.tt.clear();
         searcher.table_uses_network = network.is_some();

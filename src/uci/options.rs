@@ -57,9 +57,12 @@ impl Options {
         if self.analyse_mode { 0 } else { self.contempt }
     }
 
-    /// The strength to play at, None for full strength.
+    /// The strength to play at, None for full strength (the limit off, or `UCI_Elo` at the
+    /// top of its range).
     pub fn strength(&self) -> Option<Strength> {
-        self.limit_strength.then(|| Strength::new(self.elo))
+        self.limit_strength
+            .then(|| Strength::at(self.elo))
+            .flatten()
     }
 
     /// The castling mode positions are set up and moves written in.

@@ -14,6 +14,7 @@
 //! score of the move played. Elsewhere the guard changes nothing, and the level plays at its
 //! calibrated strength.
 
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::strength::GUARD_NODES;
@@ -21,8 +22,6 @@ use super::threads;
 use super::tt::TranspositionTable;
 use super::{Iteration, Limits, Report, SearchResult, Searcher, Settings, Signals};
 use crate::game::Game;
-
-use std::sync::atomic::Ordering;
 
 /// The guard's hash table, in MiB: a search of `GUARD_NODES` nodes needs no more.
 const GUARD_HASH_MIB: usize = 4;
@@ -54,9 +53,10 @@ pub(super) fn search(
         return level;
     }
     let mut guard = searcher.guard.take().unwrap_or_else(|| {
-        Box::new(Searcher::with_table(TranspositionTable::new(
-            GUARD_HASH_MIB,
-        )))
+        Box::new(Searcher::with_table(
+            TranspositionTable::new(GUARD_HASH_MIB),
+            None,
+        ))
     });
     guard.network = searcher.network.clone();
     guard.tables = searcher.tables.clone();

@@ -221,13 +221,13 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(hash_mib: usize) -> Searcher {
-        Searcher::with_table(TranspositionTable::new(hash_mib))
+        Searcher::with_table(TranspositionTable::new(hash_mib), default_network())
     }
 
-    /// A searcher with the default settings and network that keeps its positions in `tt`.
-    fn with_table(tt: TranspositionTable) -> Searcher {
+    /// A searcher with the default settings that keeps its positions in `tt` and evaluates
+    /// with `network` (None: by hand).
+    fn with_table(tt: TranspositionTable, network: Option<Arc<Network>>) -> Searcher {
         cuckoo::init();
-        let network = default_network();
         Searcher {
             tt,
             heuristics: Heuristics::default(),
@@ -245,7 +245,9 @@ impl Searcher {
         self.tt.clear();
         self.heuristics.clear();
         self.helper_heuristics.clear();
-        self.guard = None;
+        if let Some(guard) = &mut self.guard {
+            guard.clear();
+        }
     }
 
     /// Searches the current position of `game` within `limits`. `report` receives each

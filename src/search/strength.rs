@@ -44,9 +44,9 @@ const NODES_AT_MIN_ELO: f64 = 980.0;
 /// Elo gained by each doubling of the node budget on the hand-written evaluation (in four
 /// lines up to `KNEE_ELO`, and in one line).
 const ELO_PER_DOUBLING: f64 = 80.0;
-/// Above this Elo the four-line levels' budget grows more slowly: there a doubling moved the
-/// result against Stockfish's ladder about twice as far as below it (1800 measured 2047 with a
-/// doubling every 80 Elo all the way; docs/uci.md, "Limited strength").
+/// Above this Elo the four-line levels' budget grows more slowly: with a doubling every 80 Elo
+/// all the way, 1800 measured 2005 [1933, 2098] against Stockfish's ladder (docs/uci.md,
+/// "Limited strength").
 const KNEE_ELO: u32 = 1600;
 /// Elo gained by each doubling of the four-line budget above `KNEE_ELO`.
 const ELO_PER_DOUBLING_ABOVE_KNEE: f64 = 200.0;
@@ -97,27 +97,25 @@ impl Strength {
     /// How many nodes one move may search. By hand: doubling every `ELO_PER_DOUBLING` in a
     /// search of `CANDIDATE_LINES` lines (every `ELO_PER_DOUBLING_ABOVE_KNEE` above
     /// `KNEE_ELO`), and in one line from where the noise runs out, `CANDIDATE_LINES_COST`
-    /// times fewer nodes than four lines doubling every `ELO_PER_DOUBLING` from `MIN_ELO`. With the network: doubling every
-    /// `NETWORK_ELO_PER_DOUBLING` from `NETWORK_NODES_AT_HAND_WRITTEN_MAX`.
+    /// times fewer nodes than four lines doubling every `ELO_PER_DOUBLING` from `MIN_ELO`.
+    /// With the network: doubling every `NETWORK_ELO_PER_DOUBLING` from
+    /// `NETWORK_NODES_AT_HAND_WRITTEN_MAX`.
     pub fn node_budget(self) -> u64 {
         if self.uses_network() {
             let doublings = f64::from(self.elo - HAND_WRITTEN_MAX_ELO) / NETWORK_ELO_PER_DOUBLING;
             return (NETWORK_NODES_AT_HAND_WRITTEN_MAX * doublings.exp2()).round() as u64;
         }
-        let doublings = if self.lines() == 1 {
-            f64::from(self.elo - MIN_ELO) / ELO_PER_DOUBLING
+        let (doublings, cost) = if self.lines() == 1 {
+            let doublings = f64::from(self.elo - MIN_ELO) / ELO_PER_DOUBLING;
+            (doublings, CANDIDATE_LINES_COST)
         } else {
             let below = self.elo.min(KNEE_ELO) - MIN_ELO;
             let above = self.elo.saturating_sub(KNEE_ELO);
-            f64::from(below) / ELO_PER_DOUBLING + f64::from(above) / ELO_PER_DOUBLING_ABOVE_KNEE
+            let doublings = f64::from(below) / ELO_PER_DOUBLING
+                + f64::from(above) / ELO_PER_DOUBLING_ABOVE_KNEE;
+            (doublings, 1.0)
         };
-        let nodes = NODES_AT_MIN_ELO * doublings.exp2();
-        let cost = if self.lines() == 1 {
-            CANDIDATE_LINES_COST
-        } else {
-            1.0
-        };
-        (nodes / cost).round() as u64
+        (NODES_AT_MIN_ELO * doublings.exp2() / cost).round() as u64
     }
 
     /// The largest random bonus a candidate line may get, in centipawns.

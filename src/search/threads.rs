@@ -5,7 +5,6 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
-use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
 
@@ -28,7 +27,8 @@ use crate::rng::Rng;
 /// See [`Searcher::search`]. In steps: prepare the threads, plan the root moves (with the
 /// tablebases' ranking), choose the evaluation, start the helpers, search on the main thread
 /// (it alone reports and decides), stop and join the helpers, then limited strength's choice of
-/// line and the ponder move.
+/// line and the ponder move. Every limit counts from `limits.started`, which the caller
+/// (`guard.rs`) has set.
 pub(super) fn search(
     searcher: &mut Searcher,
     game: &Game,
@@ -36,12 +36,6 @@ pub(super) fn search(
     signals: &Signals,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> SearchResult {
-    // Every limit counts from `go` (or from here, when the caller did not say when it came).
-    let stamped = Limits {
-        started: Some(limits.started.unwrap_or_else(Instant::now)),
-        ..limits.clone()
-    };
-    let limits = &stamped;
     searcher.tt.new_search();
     searcher.heuristics.new_search();
     let strength = searcher.settings.strength;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """What a match's PGN says about one engine: results per opponent, how the draws ended, the
-repetition draws with the engine's scores before them, how close its clock came to zero, and the
+repetition draws with the engine's scores before them, how close its clock came to zero, where
+the clock was spent (seconds a move by phase of the game, the clock left at the end), and the
 games lost by a time forfeit, an illegal move or a crash.
 
   python3 bench/measure/pgn_report.py games.pgn [more.pgn ...] [--engine Threefold]
@@ -29,8 +30,25 @@ FAILURES = {'time forfeit': 'time loss', 'illegal move': 'illegal move', 'abando
 # losses]; `draws` counts how the drawn games ended; `repetitions` lists (opponent, round, mean
 # and highest of the engine's last six scores) per repetition draw; `lowest_clocks` holds the
 # engine's lowest clock of each game with a time control; `failures` counts the games lost by
-# failing, by (loser, failure).
-Report = collections.namedtuple('Report', 'results draws repetitions lowest_clocks failures')
+# failing, by (loser, failure); `move_times` maps each phase of PHASES to the seconds of every
+# move the engine played in it; `final_clocks` holds its clock at the end of each game with a
+# time control.
+Report = collections.namedtuple(
+    'Report', 'results draws repetitions lowest_clocks failures move_times final_clocks')
+
+# The phases of a game by the engine's move number (first, last): the opening out of the book,
+# the middlegame, the long middlegame, the ending.
+PHASES = ((1, 9), (10, 19), (20, 39), (40, 59), (60, None))
+
+
+def phase_name(phase):
+    first, last = phase
+    return f'moves {first}-{last}' if last else f'moves {first}+'
+
+
+def phase_of(move_number):
+    """The phase of PHASES that a move number falls in."""
+    return next(p for p in PHASES if move_number >= p[0] and (p[1] is None or move_number <= p[1]))
 
 
 def elo(score):
@@ -84,6 +102,8 @@ def read(paths, engine):
     repetitions = []
     lowest_clocks = []
     failures = collections.Counter()
+    move_times = {phase: [] for phase in PHASES}
+    final_clocks = []
     for path in paths:
         with open(path) as f:
             while (game := chess.pgn.read_game(f)) is not None:
@@ -114,6 +134,9 @@ def read(paths, engine):
                         continue
                     if not m.group(1).lstrip('+-').startswith('M'):
                         scores.append(float(m.group(1)))
+                    # The move number the engine just played (the board has moved on).
+                    number = board.fullmove_number - (1 if mover == chess.BLACK else 0)
+                    move_times[phase_of(number)].append(float(m.group(2)))
                     if clock is not None:
                         # fastchess credits the increment when the move starts (its "34 ms
                         # overrun" messages match this order); cutechess-cli after the move.
@@ -121,6 +144,7 @@ def read(paths, engine):
                         lowest = min(lowest, clock)
                 if lowest is not None:
                     lowest_clocks.append(lowest)
+                    final_clocks.append(clock)
                 if points == 0:
                     kind = draw_kind(board, h)
                     draws[kind] += 1
@@ -128,7 +152,7 @@ def read(paths, engine):
                         last = scores[-6:]
                         repetitions.append((opponent, h.get('Round', '?'), sum(last) / len(last),
                                             max(last)))
-    return Report(results, draws, repetitions, lowest_clocks, failures)
+    return Report(results, draws, repetitions, lowest_clocks, failures, move_times, final_clocks)
 
 
 def match_summary(path, engine):
@@ -147,7 +171,7 @@ def main():
     ap.add_argument('pgn', nargs='+')
     ap.add_argument('--engine', default='Threefold', help='the player name in the PGN')
     args = ap.parse_args()
-    results, draws, repetitions, lowest, failures = read(args.pgn, args.engine)
+    results, draws, repetitions, lowest, failures, move_times, final = read(args.pgn, args.engine)
     print(f'{args.engine} (wins / draws / losses, score, Elo [95% interval]):')
     for opponent, (w, d, l) in sorted(results.items()):
         n = w + d + l
@@ -167,6 +191,15 @@ def main():
         print(f'lowest clock in a game: min {lowest[0]:.3f} s, median {lowest[n // 2]:.3f} s; '
               f'below 0 (lost on time): {sum(c < 0 for c in lowest)}, '
               f'below 0.3 s: {sum(c < 0.3 for c in lowest)} of {n} games')
+        final.sort()
+        print(f'clock left at the end of a game: median {final[n // 2]:.3f} s, '
+              f'quartiles {final[n // 4]:.3f} / {final[3 * n // 4]:.3f} s')
+    print('seconds a move by phase (mean, median, moves played):')
+    for phase in PHASES:
+        times = sorted(move_times[phase])
+        if times:
+            print(f'  {phase_name(phase):12} {sum(times) / len(times):.3f} '
+                  f'{times[len(times) // 2]:.3f}  {len(times)}')
 
 
 if __name__ == '__main__':

@@ -4,7 +4,7 @@
     python3 bench/measure/proof_suite.py [--suite bench/data/perpetuals.jsonl] [--movetime 1000] \
         [--engine target/release/threefold] [--stockfish /usr/games/stockfish] \
         [--modes bare,history,contempt] [--only ID,ID] [--no-stockfish] [--json out.json] \
-        [--nodes N]
+        [--nodes N] [--prover [--prover-nodes N]]
     python3 bench/measure/proof_suite.py --gate --base MAIN_BINARY --engine CANDIDATE [--nodes N]
 
 `--gate` applies the proof-suite gate (`proof_gate.py`, docs/strength.md) instead of printing
@@ -32,6 +32,12 @@ time: the result no longer depends on the machine or its load, so two builds can
 busy machine, and the slowest perpetuals are listed by the nodes they took (the suite's slow tail,
 which moves with every change to the search or the network).
 
+With `--prover` each case is also put to `threefold perpetual` (bare FEN, the attacker the side
+whose drawing move gives check, else the other; `--prover-nodes` positions, 200,000 by default):
+its answer (proven, refuted, unknown), positions and milliseconds go beside the searches' times
+to 0.00, and the summary counts the answers by kind with the proven perpetuals' median and
+slowest time.
+
 Prints a row per case, then the summary: perpetuals proven within the time, the median time to
 0.00 of each engine (a case never proven counts as slower than any proven one) and their ratio,
 and the false perpetuals shown as draws. Exit status 1 when Threefold misses a perpetual or
@@ -42,6 +48,7 @@ import json
 import math
 import os
 import statistics
+import subprocess
 import sys
 
 import chess
@@ -61,6 +68,19 @@ def limit(movetime_ms, nodes):
     if nodes:
         return chess.engine.Limit(nodes=nodes)
     return chess.engine.Limit(time=movetime_ms / 1000)
+
+
+def prover(engine, case, nodes):
+    """`threefold perpetual` on the case's bare FEN: (answer, positions, ms)."""
+    board = chess.Board(case['fen'])
+    drawing = (case['drawing_moves'] or [case['sf_best']])[0]
+    gives = board.gives_check(chess.Move.from_uci(drawing))
+    attacker = board.turn if gives else not board.turn
+    out = subprocess.run([engine, 'perpetual', '--fen', case['fen'], '--attacker',
+                          'white' if attacker else 'black', '--nodes', str(nodes), '--json'],
+                         capture_output=True, text=True)
+    cert = json.loads(out.stdout)
+    return cert['result'], cert['nodes'], cert['ms']
 
 
 def run(engine, case, mode, movetime_ms, draw, nodes=None):
@@ -153,6 +173,9 @@ def main():
     ap.add_argument('--only', default='')
     ap.add_argument('--option', action='append', default=[], help='Name=Value for Threefold')
     ap.add_argument('--json')
+    ap.add_argument('--prover', action='store_true',
+                    help='also put each case to `threefold perpetual` (the prover)')
+    ap.add_argument('--prover-nodes', type=int, default=200_000)
     ap.add_argument('--gate', action='store_true',
                     help='the proof-suite gate of --engine against --base (proof_gate.py)')
     ap.add_argument('--base', help='--gate: main\'s binary')
@@ -187,6 +210,8 @@ def main():
             header += f" {'TF ' + mode:>11} {'SF ' + mode:>11} {'ratio':>6}"
     if 'contempt' in modes:
         header += f" {'C+50':>5} {'C-50':>5}"
+    if args.prover:
+        header += f" {'prover':>24}"
     print(header)
     for case in cases:
         perpetual = case['kind'] == 'perpetual'
@@ -226,6 +251,10 @@ def main():
                 row[f'contempt{c:+d}'] = {'tf_last': t_last, 'best': best, 'ok': ok}
                 line += f" {'ok' if ok else 'FAIL':>5}"
             tf.configure({'Contempt': 0})
+        if args.prover:
+            answer, positions, ms = prover(args.engine, case, args.prover_nodes)
+            row['prover'] = {'answer': answer, 'positions': positions, 'ms': ms}
+            line += f" {answer + ' ' + str(positions) + ' / ' + str(ms) + ' ms':>24}"
         print(line, flush=True)
         rows.append(row)
     tf.quit()
@@ -269,6 +298,19 @@ def main():
         if sf:
             line += f", Stockfish {sum(r[mode]['sf_last'] == 0 for r in falses)}/{len(falses)}"
         print(line)
+    if args.prover:
+        for kind in ('perpetual', 'false', 'escapable'):
+            answers = [r['prover'] for r in rows if r['kind'] == kind]
+            if not answers:
+                continue
+            counts = ', '.join(f"{sum(a['answer'] == v for a in answers)} {v}"
+                               for v in ('proven', 'refuted', 'unknown'))
+            line = f'prover on the {kind} cases ({args.prover_nodes} positions): {counts}'
+            proven_ms = sorted(a['ms'] for a in answers if a['answer'] == 'proven')
+            if proven_ms:
+                line += (f'; proven in a median {statistics.median(proven_ms):.0f} ms, '
+                         f'the slowest {proven_ms[-1]} ms')
+            print(line)
     escapable = [r for r in rows if r['kind'] == 'escapable']
     for mode in ('bare', 'history'):
         if mode not in modes or not escapable:

@@ -144,7 +144,8 @@ pub fn prove(game: &Game, attacker: Color, budget: Budget) -> Result<Report, Pro
 }
 
 /// [`prove`], also ending (unknown, unless already answered) as soon as `halt` returns true:
-/// it is asked every few hundred positions, as the clock is (the search's stop flag).
+/// it is asked before every position the prover expands, as the clock is (the search's stop
+/// flag).
 pub fn prove_until(
     game: &Game,
     attacker: Color,
@@ -177,7 +178,7 @@ pub fn prove_until(
         attacker,
         verdict,
         nodes: prover.nodes,
-        explored: prover.table.len(),
+        explored: prover.explored(),
         elapsed: prover.elapsed(),
     })
 }
@@ -338,7 +339,7 @@ fn refutation(prover: &Prover, first: &Chess, first_reply: Option<Move>) -> Opti
     let mut queue = VecDeque::from([first.clone()]);
     index.insert(Ident::new(first), 0);
     while let Some(pos) = queue.pop_front() {
-        let pairs = prover.refutation(&pos)?.to_vec();
+        let pairs = prover.refutation(&pos)?;
         let checks: Vec<Move> = prover::checks(&pos).collect();
         if checks.len() != pairs.len() || checks.iter().any(|c| !pairs.iter().any(|p| p.0 == *c)) {
             return None;
@@ -360,7 +361,7 @@ fn refutation(prover: &Prover, first: &Chess, first_reply: Option<Move>) -> Opti
     }
     let mut line: Vec<Move> = first_reply.into_iter().collect();
     let mut pos = first.clone();
-    while let Some(&(check, reply)) = prover.refutation(&pos).and_then(|p| p.first()) {
+    while let Some((check, reply)) = prover.refutation(&pos).and_then(|p| p.first().copied()) {
         if line.len() > 2 * prover::MAX_LINE {
             return None;
         }

@@ -48,10 +48,12 @@ def require_compliance(runner, engine, log_path):
     print('UCI compliance (fastchess --compliance): every step passed', flush=True)
 
 
-def play(runner, first, second, *, games, tc, book, concurrency, seed, pgn_path, log_path):
+def play(runner, first, second, *, games, tc, book, concurrency, seed, pgn_path, log_path,
+         nodes=None):
     """Plays `games` games (rounded up to whole pairs) between the Players `first` and `second` at
-    time control `tc` (seconds+increment) from random openings of the EPD file `book` (`seed`
-    picks them), `concurrency` at a time. The games go to `pgn_path` (overwritten), fastchess's
+    time control `tc` (seconds+increment), or at `nodes` nodes a move and no clock when `nodes`
+    is given, from random openings of the EPD file `book` (`seed` picks them), `concurrency` at a
+    time. The games go to `pgn_path` (overwritten), fastchess's
     output to `log_path`, its state for a resume (`fastchess -config file=...`) beside the PGN.
     Returns True when fastchess finished the match, False when it failed or stopped early
     (the log ends with its exit status either way)."""
@@ -62,7 +64,8 @@ def play(runner, first, second, *, games, tc, book, concurrency, seed, pgn_path,
     for player in (first, second):
         cmd += ['-engine', f'cmd={player.cmd}', f'name={player.name}']
         cmd += [f'option.{option}' for option in player.options]
-    cmd += ['-each', 'proto=uci', f'tc={tc}',
+    limit = f'nodes={nodes}' if nodes else f'tc={tc}'
+    cmd += ['-each', 'proto=uci', limit,
             '-rounds', str((games + 1) // 2), '-repeat',
             '-openings', f'file={book}', 'format=epd', 'order=random', '-srand', str(seed),
             '-concurrency', str(concurrency), '-recover',

@@ -2,7 +2,8 @@
 """Tune the search's numbers by SPSA on one machine, with fastchess: resumable, one state file.
 
   python3 bench/tuning/spsa.py --engine TUNING_BUILD --state FILE [--params a,b,...]
-                               [--iterations 3000] [--pairs 2] [--tc 2+0.02] [--hash 16]
+                               [--iterations 3000] [--pairs 2] [--tc 2+0.02 | --nodes N]
+                               [--r-end R] [--hash 16]
                                [--seed 1] [--concurrency 2] [--minutes M] [--fastchess PATH]
   python3 bench/tuning/spsa.py --state FILE --report [--write-back src/search/params.rs]
 
@@ -18,6 +19,14 @@ a_k / c_k · (plus's wins − plus's losses) · sign. The schedule is OpenBench'
 iterations, c_k = c_end · (N / k)^0.101 and a_k = r_end · c_end² · ((A + N) / (A + k))^0.602,
 A = N / 10, so c_k shrinks to c_end and a_k to r_end · c_end² at the last iteration. Values stay
 in their ranges; the engine is given them rounded.
+
+--nodes N plays every game at N nodes a move and no clock (`go nodes N`): the games do not
+depend on how loaded the machine is, so a tune may share its cores. --r-end R sets every
+parameter's r_end (the engine's own is 0.002): a_k / c_k · (w − l) is how far one iteration
+moves a value, so over N iterations of P pairs a parameter whose slope is worth nothing still
+drifts by noise alone some r_end · c_end · sqrt(2 · P · N · (1 − draw rate)) of its units (more,
+since a_k starts about four times larger); a tune must run long enough, with r_end large enough, that a real slope moves a value
+several c_end while that drift stays near one.
 
 The state file (JSON) is rewritten after every iteration, so a stopped tune (Ctrl-C, --minutes,
 a lost machine) resumes where it was by running the same command again. The state holds what
@@ -70,7 +79,10 @@ def new_state(a, params):
         if unknown:
             sys.exit(f'unknown parameters: {", ".join(unknown)}; the engine has: {", ".join(sorted(known))}')
         params = [p for p in params if p['name'] in wanted]
-    return {'tc': a.tc, 'hash': a.hash, 'pairs': a.pairs, 'iterations': a.iterations,
+    if a.r_end is not None:
+        params = [dict(p, r_end=a.r_end) for p in params]
+    return {'tc': None if a.nodes else a.tc, 'nodes': a.nodes, 'hash': a.hash, 'pairs': a.pairs,
+            'iterations': a.iterations,
             'seed': a.seed, 'done': 0, 'wins': 0, 'draws': 0, 'losses': 0,
             'failures': {}, 'params': params, 'log': []}
 
@@ -134,6 +146,7 @@ def iterate(state, a, runner, work):
     finished = fastchess.play(runner, fastchess.Player('plus', engine, common + plus),
                               fastchess.Player('minus', engine, common + minus),
                               games=2 * state['pairs'], tc=state['tc'], book=a.book,
+                              nodes=state.get('nodes'),
                               concurrency=a.concurrency, seed=state['seed'] * 1_000_003 + k,
                               pgn_path=pgn, log_path=os.path.join(work, 'iteration.log'))
     if not finished:
@@ -171,7 +184,8 @@ def progress(state, w, d, l, started, done_before):
 
 def report(state):
     games = state['wins'] + state['draws'] + state['losses']
-    print(f'{state["done"]} of {state["iterations"]} iterations, {games} games at {state["tc"]} '
+    limit = f'{state["nodes"]} nodes a move' if state.get('nodes') else state['tc']
+    print(f'{state["done"]} of {state["iterations"]} iterations, {games} games at {limit} '
           f'({state["pairs"]} pairs an iteration); failures: {state["failures"] or "none"}')
     print(f'{"parameter":32} {"default":>8} {"now":>9} {"moved (c_end)":>14}')
     for p in moves(state):
@@ -201,6 +215,8 @@ def main():
     ap.add_argument('--iterations', type=int, default=3000, help='the schedule\'s length N')
     ap.add_argument('--pairs', type=int, default=2, help='opening pairs an iteration (2 games each)')
     ap.add_argument('--tc', default='2+0.02')
+    ap.add_argument('--nodes', type=int, help='nodes a move, no clock (in place of --tc)')
+    ap.add_argument('--r-end', type=float, help='every parameter\'s r_end (default: the engine\'s)')
     ap.add_argument('--hash', type=int, default=16)
     ap.add_argument('--concurrency', type=int, default=2)
     ap.add_argument('--seed', type=int, default=1, help='draws the signs and the openings')
@@ -232,6 +248,10 @@ def main():
     else:
         if a.iterations < 1 or a.pairs < 1:
             ap.error('--iterations and --pairs must be at least 1')
+        if a.nodes is not None and a.nodes < 1:
+            ap.error('--nodes must be at least 1')
+        if a.r_end is not None and not a.r_end > 0:
+            ap.error('--r-end must be above 0')
         state = new_state(a, params)
         save(state, a.state)
         print(f'new tune of {len(state["params"])} parameters in {a.state}', flush=True)

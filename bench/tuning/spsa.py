@@ -25,8 +25,8 @@ depend on how loaded the machine is, so a tune may share its cores. --r-end R se
 parameter's r_end (the engine's own is 0.002): a_k / c_k · (w − l) is how far one iteration
 moves a value, so over N iterations of P pairs a parameter whose slope is worth nothing still
 drifts by noise alone some r_end · c_end · sqrt(2 · P · N · (1 − draw rate)) of its units (more,
-since a_k starts about four times larger); a tune must run long enough, with r_end large enough, that a real slope moves a value
-several c_end while that drift stays near one.
+since a_k starts about four times larger); a tune must run long enough, with r_end large
+enough, that a real slope moves a value several c_end while that drift stays near one.
 
 The state file (JSON) is rewritten after every iteration, so a stopped tune (Ctrl-C, --minutes,
 a lost machine) resumes where it was by running the same command again. The state holds what

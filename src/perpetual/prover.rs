@@ -257,12 +257,11 @@ impl<'a> Prover<'a> {
         n
     }
 
-    /// Expands frontier node `n`: its checks, the node after each reply; the refutations that
-    /// follow are carried up the graph.
+    /// Expands frontier node `n` (not expanded yet: the caller skips those, to count its quota):
+    /// its checks, the node after each reply; the refutations that follow are carried up the
+    /// graph.
     fn expand(&mut self, n: u32) {
-        if self.nodes_of[n as usize].expanded {
-            return;
-        }
+        debug_assert!(!self.nodes_of[n as usize].expanded);
         self.nodes += 1;
         let pos = self.nodes_of[n as usize].pos.clone();
         let key = position_key(&pos);

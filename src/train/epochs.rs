@@ -1,12 +1,13 @@
 //! The training loop: epochs of shuffled mini-batches, each batch's gradient summed over
 //! threads (each thread a slice of the batch with its own gradient buffer), an AdamW step,
-//! clipping; after each epoch the validation loss and a report (the caller prints it and
-//! writes the checkpoint).
+//! clipping; after each epoch the validation loss, the recipe-independent measures of
+//! [`super::metrics`] and a report (the caller prints it and writes the checkpoint).
 
 use std::time::Instant;
 
 use super::checkpoint::Checkpoint;
 use super::data::{ResultWeight, Sample, shuffle};
+use super::metrics::{self, Metrics};
 use super::net::Scratch;
 use super::optim::Schedule;
 use crate::rng::Rng;
@@ -38,6 +39,8 @@ pub struct EpochReport {
     pub train_loss: f64,
     /// The mean loss on the held-out positions after the epoch (None without any).
     pub validation_loss: Option<f64>,
+    /// The held-out positions' score error and result log-loss (None without any).
+    pub metrics: Option<Metrics>,
     pub positions_per_second: f64,
 }
 
@@ -53,12 +56,16 @@ impl std::fmt::Display for EpochReport {
             self.validation_loss
                 .map_or("-".to_string(), |v| format!("{v:.6}")),
             self.positions_per_second
-        )
+        )?;
+        match &self.metrics {
+            Some(m) => write!(f, "  {m}"),
+            None => Ok(()),
+        }
     }
 }
 
 /// Runs `work` on `parts` slices of `items` at once, one with each state; the results in order.
-fn in_parallel<T: Sync, S: Send, R: Send>(
+pub(super) fn in_parallel<T: Sync, S: Send, R: Send>(
     items: &[T],
     states: &mut [S],
     work: impl Fn(&[T], &mut S) -> R + Sync,
@@ -170,6 +177,7 @@ pub fn train(
             lr,
             train_loss: loss_sum / samples.len() as f64,
             validation_loss: mean_loss(state, validation, settings),
+            metrics: metrics::measure(state, validation, settings),
             positions_per_second: samples.len() as f64 / seconds,
         };
         on_epoch(&report, state)?;
@@ -236,6 +244,16 @@ mod tests {
         let after = mean_loss(&whole, &validation, &settings).expect("validation positions");
         assert_eq!(reports.len(), 6);
         assert!(after < 0.7 * before, "validation loss {before} -> {after}");
+        // With the score alone as the target at 400 cp a unit, the score error is the
+        // validation loss; at another scale (or with results in the target) it is not.
+        let measured = metrics::measure(&whole, &validation, &settings).expect("positions");
+        assert!((measured.score_error - after).abs() < 1e-6 * after.max(1e-9));
+        let stretched = Settings {
+            scale: 200.0,
+            ..settings.clone()
+        };
+        let other = metrics::measure(&whole, &validation, &stretched).expect("positions");
+        assert!((other.score_error - after).abs() > 1e-3 * after);
         assert!(reports[5].train_loss < reports[0].train_loss);
 
         // A run stopped after 3 epochs and resumed from its checkpoint ends with the same net.

@@ -7,6 +7,7 @@
 //! - `net.rs`: the float network, its gradient, clipping and quantisation;
 //! - `optim.rs`: AdamW and the learning-rate schedules (step, cosine);
 //! - `epochs.rs`: the epoch loop with data-parallel gradient sums over threads;
+//! - `metrics.rs`: measures of a net on held-out positions that compare across recipes;
 //! - `checkpoint.rs`: float state between epochs, for `--resume`;
 //! - `command.rs`: the command line.
 //!
@@ -20,6 +21,7 @@ pub mod checkpoint;
 pub mod command;
 pub mod data;
 pub mod epochs;
+pub mod metrics;
 pub mod net;
 pub mod optim;
 

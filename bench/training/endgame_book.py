@@ -12,6 +12,8 @@ search at datagen's depth does not see: fortresses, rook endings a pawn up that 
 (the files in that order made nnue/endgames.epd; `nnue/DATA.md`, batch s19). Phase counts a
 knight or bishop 1, a rook 2 and a queen 4, as `threefold train --wdl-endgame` does; a
 position is an endgame here from phase --min-phase to --max-phase with at least one pawn.
+`--pieces rq` keeps only the endgames whose pieces other than kings and pawns are all of those
+kinds (`--pieces r --max-phase 4`: the rook endings, where the rook against pawns comes from).
 """
 import argparse
 import os
@@ -42,8 +44,13 @@ def main():
     ap.add_argument('--share', type=float, default=0.05,
                     help='the share of the distinct endgame positions sampled before shuffling')
     ap.add_argument('--seed', type=int, default=7)
+    ap.add_argument('--pieces', default='nbrq',
+                    help='the kinds of pieces (of n, b, r, q) an endgame may have beside kings and pawns')
     args = ap.parse_args()
 
+    allowed = set(args.pieces.lower())
+    if not allowed <= set('nbrq'):
+        sys.exit(f'--pieces {args.pieces!r}: only the letters n, b, r and q')
     rng = random.Random(args.seed)
     seen = set()
     sample = []
@@ -53,6 +60,8 @@ def main():
             if not args.min_phase <= phase(board) <= args.max_phase:
                 continue
             if not any(c in 'Pp' for c in board) or abs(score) > args.max_score:
+                continue
+            if any(c.lower() in 'nbrq' and c.lower() not in allowed for c in board):
                 continue
             # One entry a position (board, side, castling, en passant), whatever its clocks.
             key = ' '.join(fen.split()[:4])

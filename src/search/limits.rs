@@ -20,7 +20,8 @@ pub struct Clock {
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// Soft node budget: no new iteration starts once this many nodes are searched (an
+    /// Soft node budget: no new iteration starts once about this many nodes are searched,
+    /// scaled as the clock's soft limit is by the search's stability (0.4 to 2.5 times; an
     /// iteration already under way finishes, up to `nodes` if that is set too). For self-play
     /// data generation, where whole iterations give steadier scores than a cut-off one.
     pub soft_nodes: Option<u64>,

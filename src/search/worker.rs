@@ -246,8 +246,14 @@ impl Worker<'_> {
         if limits.mate.is_some_and(|n| mates_within(score, n)) {
             return true;
         }
-        if limits.soft_nodes.is_some_and(|n| self.stats.nodes >= n) {
-            return true;
+        // A soft node budget (self-play data) follows the search's stability as the clock
+        // does: a best move that has held for iterations and took most of the effort stops
+        // short of it, a changing one or a falling score searches on (up to the hard limit).
+        if let Some(soft) = limits.soft_nodes {
+            let scale = self.root.trend.soft_scale(self.best_move_node_share());
+            if self.stats.nodes as f64 >= soft as f64 * scale {
+                return true;
+            }
         }
         if limits.infinite || self.pondering() {
             return false;

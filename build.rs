@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The network built in when `EVALFILE` is not set: the repository's best, relative to its root.
-const DEFAULT_EVALFILE: &str = "nnue/net12-h256b8.nnue";
+const DEFAULT_EVALFILE: &str = "nnue/net16-h256b8.nnue";
 
 fn git(args: &[&str]) -> Option<String> {
     let out = Command::new("git").args(args).output().ok()?;

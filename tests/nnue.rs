@@ -313,15 +313,15 @@ fn kernel_speed() {
     }
 }
 
-/// Every net in `nnue/` (the built-in net 12 and net 11 before it, both with 256 hidden neurons
+/// Every net in `nnue/` (the built-in net 16 and net 12 before it, both with 256 hidden neurons
 /// and 8 output buckets, trained on Threefold's self-play; the older nets are in the history,
 /// listed in `nnue/NETS.md`) is a valid file of the documented shape, as wide as its name says,
 /// that tells positions apart.
 #[test]
 fn the_committed_nets_load() {
     let nets: [(&[u8], usize, usize); 2] = [
-        (include_bytes!("../nnue/net11-h256b8.nnue"), 256, 8),
         (include_bytes!("../nnue/net12-h256b8.nnue"), 256, 8),
+        (include_bytes!("../nnue/net16-h256b8.nnue"), 256, 8),
     ];
     for (bytes, hidden, buckets) in nets {
         let net = Network::from_bytes(bytes).expect("loads");

@@ -177,9 +177,9 @@ fn with_the_network_the_bench_is_its_own_and_repeatable() {
         "{lines:?}"
     );
     assert_eq!(bench_nodes(&mut uci), first);
-    // Another network is another search (net 11 is the one before the built-in net).
-    assert_ne!(EMBEDDED_FILE, "nnue/net11-h256b8.nnue");
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net11-h256b8.nnue");
+    // Another network is another search (net 12 is the one before the built-in net).
+    assert_ne!(EMBEDDED_FILE, "nnue/net12-h256b8.nnue");
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net12-h256b8.nnue");
     ask(&mut uci, &format!("setoption name EvalFile value {file}"));
     assert_ne!(bench_nodes(&mut uci), first);
 }

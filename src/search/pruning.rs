@@ -32,8 +32,14 @@ impl Worker<'_> {
         kind: &NodeKind,
     ) -> Option<i32> {
         let (alpha, beta, eval) = (window.alpha, window.beta, node.eval);
-        // Razoring: hopelessly below alpha near the leaves, see if a capture saves it.
-        if depth <= params::razor_depth() && eval + params::razor_margin() * depth <= alpha {
+        // Razoring: hopelessly below alpha near the leaves, see if a capture saves it. Not in
+        // a mate hunt (a bare king and no pawns), where the lone king's evaluation cannot tell
+        // a mating net from a safe square (see `has_bare_king`): with net 16, razoring the lone
+        // king's nodes put two rooks' mate in two off by a ply.
+        if depth <= params::razor_depth()
+            && eval + params::razor_margin() * depth <= alpha
+            && !is_mate_hunt(pos)
+        {
             let score = self.quiescence(pos, key, alpha, alpha + 1, ply);
             if score <= alpha {
                 return Some(score.max(window.draw_floor));

@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use super::checkpoint::{Checkpoint, write_atomically};
 use super::data::{self, Dataset, ResultWeight};
 use super::epochs::{self, Settings};
+use super::metrics;
 use super::net::FloatNet;
 use super::optim::{AdamW, Schedule};
 use crate::eval::nnue::{self, HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN};
@@ -262,10 +263,11 @@ pub fn run(args: Args) -> Result<(), String> {
         validation.len(),
         started.elapsed().as_secs_f64()
     );
-    if let Some(loss) = epochs::mean_loss(&state, &validation, settings) {
+    if let Some(m) = metrics::measure(&state, &validation, settings) {
         eprintln!(
-            "train: validation loss before epoch {}: {loss:.6}",
-            state.epochs_done + 1
+            "train: validation loss before epoch {}: {:.6}  {m}",
+            state.epochs_done + 1,
+            m.validation_loss
         );
     }
     let checkpoint_path = options.checkpoint.clone();

@@ -1,7 +1,7 @@
 //! The training loop: epochs of shuffled mini-batches, each batch's gradient summed over
 //! threads (each thread a slice of the batch with its own gradient buffer), an AdamW step,
-//! clipping; after each epoch the validation loss, the recipe-independent measures of
-//! [`super::metrics`] and a report (the caller prints it and writes the checkpoint).
+//! clipping; after each epoch the validation loss and the recipe-independent measures of
+//! [`super::metrics`] (one pass over the held-out positions) and a report (the caller prints it and writes the checkpoint).
 
 use std::time::Instant;
 
@@ -37,9 +37,8 @@ pub struct EpochReport {
     pub lr: f32,
     /// The mean loss over the epoch's batches (as the weights moved).
     pub train_loss: f64,
-    /// The mean loss on the held-out positions after the epoch (None without any).
-    pub validation_loss: Option<f64>,
-    /// The held-out positions' score error and result log-loss (None without any).
+    /// The held-out positions' validation loss, score error and result log-loss after the
+    /// epoch (None without any).
     pub metrics: Option<Metrics>,
     pub positions_per_second: f64,
 }
@@ -53,8 +52,8 @@ impl std::fmt::Display for EpochReport {
             self.epochs,
             self.lr,
             self.train_loss,
-            self.validation_loss
-                .map_or("-".to_string(), |v| format!("{v:.6}")),
+            self.metrics
+                .map_or("-".to_string(), |m| format!("{:.6}", m.validation_loss)),
             self.positions_per_second
         )?;
         match &self.metrics {
@@ -92,22 +91,6 @@ pub(super) fn in_parallel<T: Sync, S: Send, R: Send>(
             })
             .collect()
     })
-}
-
-/// The mean loss of the samples under the checkpoint's network.
-pub fn mean_loss(state: &Checkpoint, samples: &[Sample], settings: &Settings) -> Option<f64> {
-    if samples.is_empty() {
-        return None;
-    }
-    let net = &state.net;
-    let mut scratches = vec![Scratch::new(net.hidden); settings.threads.max(1)];
-    let sums = in_parallel(samples, &mut scratches, |chunk, s| {
-        chunk
-            .iter()
-            .map(|x| f64::from(net.loss(x, x.target(&settings.wdl, settings.scale), s)))
-            .sum::<f64>()
-    });
-    Some(sums.iter().sum::<f64>() / samples.len() as f64)
 }
 
 /// Trains from `state.epochs_done` to `settings.epochs`, calling `on_epoch` after each epoch
@@ -176,7 +159,6 @@ pub fn train(
             epochs: settings.epochs,
             lr,
             train_loss: loss_sum / samples.len() as f64,
-            validation_loss: mean_loss(state, validation, settings),
             metrics: metrics::measure(state, validation, settings),
             positions_per_second: samples.len() as f64 / seconds,
         };
@@ -232,7 +214,19 @@ mod tests {
             optimiser,
             epochs_done: 0,
         };
-        let before = mean_loss(&fresh, &validation, &settings).expect("validation positions");
+        // The validation loss computed directly, one sample after another.
+        let direct_loss = |state: &Checkpoint, settings: &Settings| {
+            let mut s = Scratch::new(state.net.hidden);
+            validation
+                .iter()
+                .map(|x| {
+                    let target = x.target(&settings.wdl, settings.scale);
+                    f64::from(state.net.loss(x, target, &mut s))
+                })
+                .sum::<f64>()
+                / validation.len() as f64
+        };
+        let before = direct_loss(&fresh, &settings);
 
         let mut whole = fresh.clone();
         let mut reports = Vec::new();
@@ -241,19 +235,25 @@ mod tests {
             Ok(())
         })
         .expect("trains");
-        let after = mean_loss(&whole, &validation, &settings).expect("validation positions");
+        let after = direct_loss(&whole, &settings);
         assert_eq!(reports.len(), 6);
         assert!(after < 0.7 * before, "validation loss {before} -> {after}");
+        // The one-pass measures give the same validation loss as the direct sum, and the
+        // last epoch's report is that of the final net.
+        let measured = metrics::measure(&whole, &validation, &settings).expect("positions");
+        assert!((measured.validation_loss - after).abs() < 1e-6 * after.max(1e-9));
+        assert_eq!(reports[5].metrics, Some(measured));
         // With the score alone as the target at 400 cp a unit, the score error is the
         // validation loss; at another scale (or with results in the target) it is not.
-        let measured = metrics::measure(&whole, &validation, &settings).expect("positions");
         assert!((measured.score_error - after).abs() < 1e-6 * after.max(1e-9));
         let stretched = Settings {
             scale: 200.0,
             ..settings.clone()
         };
         let other = metrics::measure(&whole, &validation, &stretched).expect("positions");
-        assert!((other.score_error - after).abs() > 1e-3 * after);
+        let stretched_loss = direct_loss(&whole, &stretched);
+        assert!((other.validation_loss - stretched_loss).abs() < 1e-6 * stretched_loss);
+        assert!((other.score_error - other.validation_loss).abs() > 1e-3 * after);
         assert!(reports[5].train_loss < reports[0].train_loss);
 
         // A run stopped after 3 epochs and resumed from its checkpoint ends with the same net.

@@ -118,6 +118,16 @@ fn train_writes_a_net_that_loads_and_resumes_from_its_checkpoint() {
     let score = evaluate_position(&net, &pos);
     assert!(score.abs() < 1000, "{score}");
 
+    // The same run with another output scale writes the same weights (training is
+    // deterministic) under that scale: only the header's scale differs.
+    let first = std::fs::read(&out).expect("the net");
+    let (code, stderr) = run(&["--epochs", "2", "--buckets", "4", "--output-scale", "200"]);
+    assert_eq!(code, 0, "{stderr}");
+    let second = std::fs::read(&out).expect("the net");
+    let rescaled = Network::from_bytes(&second).expect("loads");
+    assert_eq!((net.scale(), rescaled.scale()), (400, 200));
+    assert_eq!((&first[..20], &first[24..]), (&second[..20], &second[24..]));
+
     let (code, stderr) = run(&["--epochs", "3", "--resume", "--buckets", "4"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
@@ -163,6 +173,18 @@ fn train_refuses_bad_input_with_a_message() {
         (
             vec!["train", "--data", &garbage, "--out", &out, "--wdl", "2"],
             "--wdl",
+        ),
+        (
+            vec![
+                "train",
+                "--data",
+                &garbage,
+                "--out",
+                &out,
+                "--output-scale",
+                "0",
+            ],
+            "--output-scale must be from 1 to 10000",
         ),
         (
             vec![

@@ -5,6 +5,7 @@
 //!     [--hidden 64] [--buckets 1] [--epochs 10] [--batch 16384] [--lr 0.001]
 //!     [--schedule cosine|step]
 //!     [--step-every 4] [--gamma 0.3] [--wdl 0.3] [--wdl-endgame W] [--scale 400]
+//!     [--output-scale 400]
 //!     [--weight-decay 0.01]
 //!     [--validation 0.1] [--seed 1] [--threads 2] [--max-positions N]
 //!     [--checkpoint FILE] [--resume]
@@ -73,6 +74,12 @@ pub struct Args {
     /// Centipawns per unit of the sigmoid's input
     #[arg(long, default_value_t = 400.0)]
     scale: f32,
+    /// Centipawns per unit of the output written into the net, if not --scale: a net with the
+    /// result in its target may stretch its scores, and the search's margins want centipawns
+    /// that mean what the current net's mean (from the trainer's fitted K: scale * K of the
+    /// current net / K of this one)
+    #[arg(long)]
+    output_scale: Option<u32>,
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
     /// The share of games held out for validation
@@ -100,6 +107,8 @@ struct Options {
     weight_decay: f32,
     validation: f64,
     max_positions: usize,
+    /// Centipawns per output unit in the written net.
+    output_scale: i32,
     settings: Settings,
 }
 
@@ -121,6 +130,7 @@ fn parse(args: Args) -> Result<Options, String> {
         wdl,
         wdl_endgame,
         scale,
+        output_scale,
         weight_decay,
         validation,
         seed,
@@ -178,6 +188,10 @@ fn parse(args: Args) -> Result<Options, String> {
             "--scale must be from 1 to 10000",
         ),
         (
+            output_scale.is_none_or(|s| (1..=10_000).contains(&s)),
+            "--output-scale must be from 1 to 10000",
+        ),
+        (
             (0.0..1.0).contains(&weight_decay),
             "--weight-decay must be from 0 to below 1",
         ),
@@ -209,6 +223,7 @@ fn parse(args: Args) -> Result<Options, String> {
         weight_decay,
         validation,
         max_positions,
+        output_scale: output_scale.map_or(settings.scale.round() as i32, |s| s as i32),
         settings,
     })
 }
@@ -281,7 +296,7 @@ pub fn run(args: Args) -> Result<(), String> {
             state.save(&checkpoint_path)
         },
     )?;
-    let scale = settings.scale.round() as i32;
+    let scale = options.output_scale;
     let net = state
         .net
         .quantise(scale)

@@ -1,7 +1,8 @@
 //! The training loop: epochs of shuffled mini-batches, each batch's gradient summed over
 //! threads (each thread a slice of the batch with its own gradient buffer), an AdamW step,
 //! clipping; after each epoch the validation loss and the recipe-independent measures of
-//! [`super::metrics`] (one pass over the held-out positions) and a report (the caller prints it and writes the checkpoint).
+//! [`super::metrics`] (one pass over the held-out positions) and a report (the caller prints
+//! it and writes the checkpoint).
 
 use std::time::Instant;
 

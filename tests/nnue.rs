@@ -11,7 +11,7 @@ use shakmaty::{Chess, Move, Position};
 use threefold::data::format::{GameRecord, GameResult, white_relative};
 use threefold::eval::evaluate;
 use threefold::eval::nnue::{
-    Accumulator, Changes, DEFAULT_QA, DEFAULT_QB, INPUTS, Network, NetworkParts,
+    Accumulator, Changes, DEFAULT_QA, DEFAULT_QB, INPUTS, InputLayout, Network, NetworkParts,
     evaluate as nnue_eval, evaluate_position, simd,
 };
 use threefold::rng::Rng;
@@ -140,6 +140,20 @@ fn train_writes_a_net_that_loads_and_resumes_from_its_checkpoint() {
     let (code, stderr) = run(&["--epochs", "4", "--resume", "--buckets", "8"]);
     assert_ne!(code, 0, "{stderr}");
     assert!(stderr.contains("hidden size 16 and 4 buckets"), "{stderr}");
+
+    // Mirrored inputs: a version 3 file that says so, and a checkpoint that remembers it.
+    let (code, stderr) = run(&["--epochs", "1", "--buckets", "4", "--mirror"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("mirrored inputs"), "{stderr}");
+    let bytes = std::fs::read(&out).expect("the net");
+    assert_eq!(bytes[4], 3);
+    let mirrored = Network::from_bytes(&bytes).expect("loads");
+    assert_eq!(mirrored.layout(), InputLayout::Mirrored);
+    let (code, stderr) = run(&["--epochs", "2", "--resume", "--buckets", "4"]);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(stderr.contains("give --mirror"), "{stderr}");
+    let (code, stderr) = run(&["--epochs", "2", "--resume", "--buckets", "4", "--mirror"]);
+    assert_eq!(code, 0, "{stderr}");
 }
 
 #[test]
@@ -219,6 +233,7 @@ fn random_network(hidden: usize, seed: u64) -> Network {
     Network::from_parts(NetworkParts {
         hidden,
         buckets: 8,
+        layout: InputLayout::Plain,
         qa: DEFAULT_QA,
         qb: DEFAULT_QB,
         scale: 400,

@@ -1,22 +1,24 @@
 //! Checkpoints: the float network and the optimiser's state after an epoch, so that
 //! `threefold train --resume FILE` continues where a run stopped.
 //!
-//! Layout, little-endian: magic `TFCK`, version (u32, 2), hidden size (u32), epochs done
-//! (u32), optimiser steps (u64), output buckets (u32), then the parameters, AdamW's means and
-//! its variances (f32 each, `FloatNet::parameter_count` of each). Version 1 had no bucket
-//! count (one bucket) and is still read. Written to a temporary file and renamed, so a run
+//! Layout, little-endian: magic `TFCK`, version (u32, 3), hidden size (u32), epochs done
+//! (u32), optimiser steps (u64), output buckets (u32), input layout (u32: 0 plain, 1
+//! mirrored), then the parameters, AdamW's means and its variances (f32 each,
+//! `FloatNet::parameter_count` of each). Version 1 had no bucket count (one bucket), version 2
+//! no input layout (plain); both are still read. Written to a temporary file and renamed, so a run
 //! killed while writing leaves the previous checkpoint whole.
 
 use std::path::Path;
 
 use super::net::FloatNet;
 use super::optim::AdamW;
-use crate::eval::nnue;
+use crate::eval::nnue::{self, InputLayout};
 
 const MAGIC: [u8; 4] = *b"TFCK";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const HEADER_BYTES_V1: usize = 24;
-const HEADER_BYTES: usize = 28;
+const HEADER_BYTES_V2: usize = 28;
+const HEADER_BYTES: usize = 32;
 
 /// A training run's state between epochs.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +38,11 @@ impl Checkpoint {
         out.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         out.extend_from_slice(&self.optimiser.steps.to_le_bytes());
         out.extend_from_slice(&(self.net.buckets as u32).to_le_bytes());
+        let layout: u32 = match self.net.layout {
+            InputLayout::Plain => 0,
+            InputLayout::Mirrored => 1,
+        };
+        out.extend_from_slice(&layout.to_le_bytes());
         for list in [
             &self.net.params,
             &self.optimiser.mean,
@@ -56,15 +63,21 @@ impl Checkpoint {
         let u32_at = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
-        let (header, buckets) = match u32_at(4) {
-            1 => (HEADER_BYTES_V1, 1),
-            2 if bytes.len() >= HEADER_BYTES => (HEADER_BYTES, u32_at(24) as usize),
-            2 => return Err("a cut checkpoint".into()),
+        let (header, buckets, layout) = match u32_at(4) {
+            1 => (HEADER_BYTES_V1, 1, 0),
+            2 if bytes.len() >= HEADER_BYTES_V2 => (HEADER_BYTES_V2, u32_at(24) as usize, 0),
+            3 if bytes.len() >= HEADER_BYTES => (HEADER_BYTES, u32_at(24) as usize, u32_at(28)),
+            2 | 3 => return Err("a cut checkpoint".into()),
             version => {
                 return Err(format!(
                     "checkpoint version {version}, this build reads 1 to {VERSION}"
                 ));
             }
+        };
+        let layout = match layout {
+            0 => InputLayout::Plain,
+            1 => InputLayout::Mirrored,
+            other => return Err(format!("checkpoint of input layout {other}")),
         };
         let hidden = u32_at(8) as usize;
         let epochs_done = u32_at(12) as usize;
@@ -96,6 +109,7 @@ impl Checkpoint {
             net: FloatNet {
                 hidden,
                 buckets,
+                layout,
                 params: floats(0),
             },
             optimiser,
@@ -138,6 +152,7 @@ mod tests {
             net: FloatNet {
                 hidden: 16,
                 buckets: 8,
+                layout: InputLayout::Mirrored,
                 params,
             },
             optimiser,

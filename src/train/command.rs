@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! threefold train --data PATH [--data PATH ...] --out FILE.nnue
-//!     [--hidden 64] [--buckets 1] [--epochs 10] [--batch 16384] [--lr 0.001]
+//!     [--hidden 64] [--buckets 1] [--mirror] [--epochs 10] [--batch 16384] [--lr 0.001]
 //!     [--schedule cosine|step]
 //!     [--step-every 4] [--gamma 0.3] [--wdl 0.3] [--wdl-endgame W] [--scale 400]
 //!     [--output-scale 400]
@@ -23,7 +23,7 @@ use super::epochs::{self, Settings};
 use super::metrics;
 use super::net::FloatNet;
 use super::optim::{AdamW, Schedule};
-use crate::eval::nnue::{self, HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN};
+use crate::eval::nnue::{self, HIDDEN_STEP, InputLayout, MAX_BUCKETS, MAX_HIDDEN};
 
 /// The options of `threefold train`, as the command line gives them.
 #[derive(Debug, Clone, clap::Args)]
@@ -47,6 +47,10 @@ pub struct Args {
     /// Output buckets, chosen by the number of pieces on the board (1 to 16)
     #[arg(long, default_value_t = 1)]
     buckets: usize,
+    /// Mirrored inputs: each side sees the board flipped left to right while its king is on the
+    /// e- to h-files (network format version 3)
+    #[arg(long)]
+    mirror: bool,
     #[arg(long, default_value_t = 10)]
     epochs: usize,
     /// Positions per gradient step
@@ -104,6 +108,7 @@ struct Options {
     resume: bool,
     hidden: usize,
     buckets: usize,
+    layout: InputLayout,
     weight_decay: f32,
     validation: f64,
     max_positions: usize,
@@ -121,6 +126,7 @@ fn parse(args: Args) -> Result<Options, String> {
         resume,
         hidden,
         buckets,
+        mirror,
         epochs,
         batch,
         lr,
@@ -220,6 +226,11 @@ fn parse(args: Args) -> Result<Options, String> {
         resume,
         hidden,
         buckets,
+        layout: if mirror {
+            InputLayout::Mirrored
+        } else {
+            InputLayout::Plain
+        },
         weight_decay,
         validation,
         max_positions,
@@ -242,6 +253,16 @@ pub fn run(args: Args) -> Result<(), String> {
                 state.net.hidden, state.net.buckets, options.hidden, options.buckets
             ));
         }
+        if state.net.layout != options.layout {
+            return Err(format!(
+                "the checkpoint's inputs are {}mirrored: give --mirror as its run did",
+                if state.net.layout == InputLayout::Mirrored {
+                    ""
+                } else {
+                    "not "
+                }
+            ));
+        }
         eprintln!(
             "train: resuming from {} after epoch {}",
             options.checkpoint.display(),
@@ -249,7 +270,8 @@ pub fn run(args: Args) -> Result<(), String> {
         );
         state
     } else {
-        let net = FloatNet::random(options.hidden, options.buckets, settings.seed);
+        let mut net = FloatNet::random(options.hidden, options.buckets, settings.seed);
+        net.layout = options.layout;
         let optimiser = AdamW::new(net.params.len(), options.weight_decay);
         Checkpoint {
             net,
@@ -320,7 +342,7 @@ pub fn run(args: Args) -> Result<(), String> {
     eprintln!(
         "train: wrote {} ({} bytes, {}) after {:.1} s",
         options.out.display(),
-        nnue::file_bytes(net.hidden(), net.buckets()),
+        nnue::file_bytes(net.hidden(), net.buckets(), net.layout()),
         net.shape(),
         started.elapsed().as_secs_f64()
     );

@@ -9,6 +9,7 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::data::filter::is_quiet;
 use crate::data::format::{self, GameRecord, GameResult, ReadError};
+use crate::eval::nnue::InputLayout;
 use crate::eval::{self, MAX_PHASE, nnue};
 use crate::rng::{Rng, mix};
 
@@ -24,6 +25,9 @@ pub struct Sample {
     features: [u16; MAX_PIECES],
     count: u8,
     black_to_move: bool,
+    /// Whether a mirrored network mirrors White's perspective (bit 0) and Black's (bit 1):
+    /// that side's king stands on the e- to h-files.
+    mirrors: u8,
     /// White-relative centipawns.
     score: i16,
     /// For White: 0 loss, 1 draw, 2 win.
@@ -84,19 +88,33 @@ impl Sample {
             features,
             count: count as u8,
             black_to_move: pos.turn() == Color::Black,
+            mirrors: u8::from(InputLayout::Mirrored.mirrors(pos.board(), Color::White))
+                | u8::from(InputLayout::Mirrored.mirrors(pos.board(), Color::Black)) << 1,
             score: white_score,
             result: result.code(),
             phase: eval::game_phase(pos.board()) as u8,
         }
     }
 
-    /// The features of the side to move's perspective and of the other side's, written into
-    /// the two buffers; returns how many there are (the same for both).
-    pub fn perspectives(&self, us: &mut [usize; 32], them: &mut [usize; 32]) -> usize {
+    /// The features of the side to move's perspective and of the other side's for a network
+    /// of `layout`, written into the two buffers; returns how many there are (the same for
+    /// both).
+    pub fn perspectives(
+        &self,
+        layout: InputLayout,
+        us: &mut [usize; 32],
+        them: &mut [usize; 32],
+    ) -> usize {
         let count = usize::from(self.count);
+        let mirrored = layout == InputLayout::Mirrored;
+        let (white_mirrored, black_mirrored) = (
+            mirrored && self.mirrors & 1 != 0,
+            mirrored && self.mirrors & 2 != 0,
+        );
         for (i, &f) in self.features[..count].iter().enumerate() {
-            let white = usize::from(f);
-            let black = nnue::other_perspective(white);
+            let plain = usize::from(f);
+            let white = nnue::oriented(plain, white_mirrored);
+            let black = nnue::oriented(nnue::other_perspective(plain), black_mirrored);
             (us[i], them[i]) = if self.black_to_move {
                 (black, white)
             } else {

@@ -13,7 +13,7 @@ use shakmaty::{Chess, Position};
 
 use super::data::{Sample, sigmoid};
 use crate::eval::nnue::{
-    self, DEFAULT_QA, DEFAULT_QB, INPUTS, Network, NetworkError, NetworkParts,
+    self, DEFAULT_QA, DEFAULT_QB, INPUTS, InputLayout, Network, NetworkError, NetworkParts,
 };
 use crate::rng::Rng;
 
@@ -32,6 +32,8 @@ pub struct FloatNet {
     pub hidden: usize,
     /// Output buckets (1: one output layer).
     pub buckets: usize,
+    /// How the inputs see the board (mirrored or not).
+    pub layout: InputLayout,
     pub params: Vec<f32>,
 }
 
@@ -107,6 +109,7 @@ impl FloatNet {
         let mut net = FloatNet {
             hidden,
             buckets,
+            layout: InputLayout::Plain,
             params: vec![0.0; FloatNet::parameter_count(hidden, buckets)],
         };
         let feature_range = 1.0 / (INPUTS as f32).sqrt();
@@ -146,7 +149,7 @@ impl FloatNet {
     /// The output for a sample (in units of the scale).
     pub fn output(&self, sample: &Sample, s: &mut Scratch) -> f32 {
         let (mut us, mut them) = (s.us, s.them);
-        let count = sample.perspectives(&mut us, &mut them);
+        let count = sample.perspectives(self.layout, &mut us, &mut them);
         self.forward(&us[..count], &them[..count], self.bucket(count), s)
     }
 
@@ -154,9 +157,20 @@ impl FloatNet {
     pub fn output_of(&self, pos: &Chess) -> f32 {
         let mut s = Scratch::new(self.hidden);
         let (mut us, mut them) = (Vec::new(), Vec::new());
+        let board = pos.board();
+        let (us_mirrored, them_mirrored) = (
+            self.layout.mirrors(board, pos.turn()),
+            self.layout.mirrors(board, !pos.turn()),
+        );
         for (piece, sq) in nnue::pieces(pos) {
-            us.push(nnue::index(pos.turn(), piece, sq));
-            them.push(nnue::index(!pos.turn(), piece, sq));
+            us.push(nnue::oriented(
+                nnue::index(pos.turn(), piece, sq),
+                us_mirrored,
+            ));
+            them.push(nnue::oriented(
+                nnue::index(!pos.turn(), piece, sq),
+                them_mirrored,
+            ));
         }
         let bucket = self.bucket(us.len());
         self.forward(&us, &them, bucket, &mut s)
@@ -166,7 +180,7 @@ impl FloatNet {
     pub fn gradient(&self, sample: &Sample, target: f32, grad: &mut [f32], s: &mut Scratch) -> f32 {
         let n = self.hidden;
         let (mut us, mut them) = (s.us, s.them);
-        let count = sample.perspectives(&mut us, &mut them);
+        let count = sample.perspectives(self.layout, &mut us, &mut them);
         let bucket = self.bucket(count);
         let out = self.forward(&us[..count], &them[..count], bucket, s);
         let predicted = sigmoid(out);
@@ -226,6 +240,7 @@ impl FloatNet {
         Network::from_parts(NetworkParts {
             hidden: self.hidden,
             buckets: self.buckets,
+            layout: self.layout,
             qa: DEFAULT_QA,
             qb: DEFAULT_QB,
             scale,
@@ -354,6 +369,47 @@ mod tests {
         eprintln!("exact weights: mean {mean:.2} cp, worst {worst:.2} cp, spread {spread:.0} cp");
         assert!(spread > 500.0, "the float scores span only {spread} cp");
         assert!(worst <= 1.5, "mean {mean} worst {worst}");
+    }
+
+    /// With mirrored inputs the trainer's samples, its positions and the engine's integer
+    /// inference see the same features: a net whose weights are exact quantisation steps
+    /// scores each position alike all three ways.
+    #[test]
+    fn a_mirrored_net_sees_the_engines_inputs() {
+        let positions = random_positions(20, 60, 4);
+        let mut net = lively(32, 8, 6);
+        net.layout = InputLayout::Mirrored;
+        let (qa, qb) = (f32::from(DEFAULT_QA), f32::from(DEFAULT_QB));
+        let (output, bias) = (net.output_at(), net.bias_at());
+        for (i, p) in net.params.iter_mut().enumerate() {
+            let step = match i {
+                _ if i < output => qa,
+                _ if i < bias => qb,
+                _ => qa * qb,
+            };
+            *p = (*p * step).round() / step;
+        }
+        let plain = FloatNet {
+            layout: InputLayout::Plain,
+            ..net.clone()
+        };
+        let mut s = Scratch::new(net.hidden);
+        let mut differs = 0;
+        for pos in &positions {
+            let sample = Sample::new(pos, 0, GameResult::Draw);
+            let float = net.output_of(pos);
+            assert!((net.output(&sample, &mut s) - float).abs() < 1e-4);
+            differs += usize::from((plain.output_of(pos) - float).abs() > 1e-3);
+        }
+        let (mean, worst, spread) = disagreement(&net, &positions);
+        assert!(spread > 500.0, "the float scores span only {spread} cp");
+        assert!(worst <= 1.5, "mean {mean} worst {worst}");
+        // The mirror changed most scores: the comparison was about mirrored inputs.
+        assert!(
+            differs > positions.len() / 2,
+            "{differs} of {}",
+            positions.len()
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Accumulators: the feature layer's output (before the activation) for both perspectives,
 //! computed from scratch ([`Accumulator::refresh`]) or from the parent position's by the
-//! rows a move turns on and off ([`Accumulator::update`]).
+//! rows a move turns on and off ([`Accumulator::update`]). With mirrored inputs, a king move
+//! between the d- and e-files computes its side's perspective from scratch.
 
-use shakmaty::{Chess, Color};
+use shakmaty::{Board, Chess, Color, Position};
 
 use super::features::{self, Changes};
 use super::network::Network;
@@ -13,6 +14,8 @@ use super::simd;
 pub struct Accumulator {
     white: Vec<i16>,
     black: Vec<i16>,
+    /// Whether each perspective (White's, Black's) sees the board mirrored.
+    mirrored: [bool; 2],
 }
 
 impl Accumulator {
@@ -21,6 +24,7 @@ impl Accumulator {
         Accumulator {
             white: vec![0; net.hidden()],
             black: vec![0; net.hidden()],
+            mirrored: [false; 2],
         }
     }
 
@@ -47,15 +51,23 @@ impl Accumulator {
     /// Recomputes both perspectives from the pieces of `pos`.
     pub fn refresh(&mut self, net: &Network, pos: &Chess) {
         self.resize(net);
-        self.white.copy_from_slice(net.feature_biases());
-        self.black.copy_from_slice(net.feature_biases());
-        for (piece, sq) in features::pieces(pos) {
-            let white = features::index(Color::White, piece, sq);
-            simd::add_assign(&mut self.white, net.feature_row(white));
-            simd::add_assign(
-                &mut self.black,
-                net.feature_row(features::other_perspective(white)),
-            );
+        for color in Color::ALL {
+            self.refresh_perspective(net, pos.board(), color);
+        }
+    }
+
+    /// Recomputes one perspective from the pieces of `board`.
+    fn refresh_perspective(&mut self, net: &Network, board: &Board, color: Color) {
+        let mirrored = net.layout().mirrors(board, color);
+        self.mirrored[color as usize] = mirrored;
+        let out = match color {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        };
+        out.copy_from_slice(net.feature_biases());
+        for (sq, piece) in board {
+            let feature = features::oriented(features::index(color, piece, sq), mirrored);
+            simd::add_assign(out, net.feature_row(feature));
         }
     }
 
@@ -65,11 +77,24 @@ impl Accumulator {
     pub fn update(&mut self, parent: &Accumulator, net: &Network, changes: &Changes) {
         self.resize(net);
         for color in Color::ALL {
+            let mirrored = parent.mirrored[color as usize];
+            if let Some(board) = changes.king_crossing()
+                && net.layout().mirrors(board, color) != mirrored
+            {
+                self.refresh_perspective(net, board, color);
+                continue;
+            }
+            self.mirrored[color as usize] = mirrored;
             let (out, from) = match color {
                 Color::White => (&mut self.white, &parent.white),
                 Color::Black => (&mut self.black, &parent.black),
             };
-            let row = |&(piece, sq)| net.feature_row(features::index(color, piece, sq));
+            let row = |&(piece, sq)| {
+                net.feature_row(features::oriented(
+                    features::index(color, piece, sq),
+                    mirrored,
+                ))
+            };
             let (added, removed) = (changes.added(), changes.removed());
             match (added.first(), removed.first()) {
                 (Some(add), Some(sub)) => simd::add_sub(out, from, row(add), row(sub)),

@@ -6,8 +6,27 @@
 //! 5 king and `s` the square (a1 = 0, h8 = 63) for White's perspective, flipped vertically
 //! (`sq ^ 56`) for Black's. So both perspectives see "their own" pieces as moving up the board,
 //! and a position and its colour-swapped mirror image give each side the same features.
+//!
+//! A network with mirrored inputs ([`InputLayout::Mirrored`]) also flips a perspective's squares
+//! left to right (`sq ^ 7`, [`mirror`]) while that side's king stands on the e- to h-files, so
+//! each side sees its own king on the a- to d-files: a position and its left-right mirror image
+//! (without castling rights) score the same, and the weights learn one half of the board from
+//! both. A king move between the d- and e-files changes every feature of its side's
+//! perspective, which is then computed anew ([`Changes::king_crossing`]).
+//!
+//! ```
+//! use shakmaty::{Board, Color, Square};
+//! use threefold::eval::nnue::{InputLayout, index, mirror};
+//!
+//! let board = Board::default();
+//! // White's king on e1 is on the e-h half: White's perspective is mirrored, e1 seen as d1.
+//! assert!(InputLayout::Mirrored.mirrors(&board, Color::White));
+//! assert!(!InputLayout::Plain.mirrors(&board, Color::White));
+//! let king = Color::White.king();
+//! assert_eq!(mirror(index(Color::White, king, Square::E1)), index(Color::White, king, Square::D1));
+//! ```
 
-use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, File, Move, Piece, Position, Role, Square};
 
 /// Features per perspective: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
@@ -25,6 +44,50 @@ pub fn index(perspective: Color, piece: Piece, sq: Square) -> usize {
     HALF * theirs + 64 * role + square
 }
 
+/// How a network's inputs see the board: as it stands, or mirrored left to right for a side
+/// whose king is on the e- to h-files (`nnue/FORMAT.md`, version 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InputLayout {
+    /// Every square as it stands (format versions 1 and 2).
+    #[default]
+    Plain,
+    /// A perspective's squares flipped left to right while its king is on the e- to h-files.
+    Mirrored,
+}
+
+impl InputLayout {
+    /// Whether `perspective`'s features are mirrored on `board`.
+    #[inline]
+    pub fn mirrors(self, board: &Board, perspective: Color) -> bool {
+        self == InputLayout::Mirrored && king_on_east_half(board, perspective)
+    }
+}
+
+/// Whether `colour`'s king stands on the e- to h-files (false without a king).
+#[inline]
+fn king_on_east_half(board: &Board, colour: Color) -> bool {
+    board.king_of(colour).is_some_and(on_east_half)
+}
+
+/// Whether `sq` is on the e- to h-files, where a mirrored perspective's king makes it flip.
+#[inline]
+fn on_east_half(sq: Square) -> bool {
+    sq.file() >= File::E
+}
+
+/// The feature of the same piece on the square mirrored left to right (the file flipped, the
+/// rank kept); its own inverse.
+#[inline]
+pub fn mirror(feature: usize) -> usize {
+    feature ^ 7
+}
+
+/// The feature `feature` (of [`index`]) as a perspective sees it when `mirrored`.
+#[inline]
+pub fn oriented(feature: usize, mirrored: bool) -> usize {
+    if mirrored { mirror(feature) } else { feature }
+}
+
 /// The same piece's feature from the other perspective.
 pub fn other_perspective(feature: usize) -> usize {
     let flipped = feature ^ 56;
@@ -37,12 +100,16 @@ pub fn other_perspective(feature: usize) -> usize {
 
 /// The features that a move turns off and on: at most two each (a capture removes the mover
 /// and the captured piece; castling moves king and rook).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Changes {
     removed: [(Piece, Square); 2],
     removed_count: usize,
     added: [(Piece, Square); 2],
     added_count: usize,
+    /// The board after a king move between the d- and e-files (castling included), from
+    /// which a mirrored network computes the mover's perspective anew. Boxed: such moves are
+    /// few, and every other move's changes stay small to copy.
+    king_crossing: Option<Box<Board>>,
 }
 
 impl Changes {
@@ -59,6 +126,7 @@ impl Changes {
             removed_count: 0,
             added: [filler; 2],
             added_count: 0,
+            king_crossing: None,
         }
     }
 
@@ -116,7 +184,30 @@ impl Changes {
             }
             Move::Put { role, to } => changes.add(Piece { color: us, role }, to),
         }
+        let king_square = |list: &[(Piece, Square)]| {
+            list.iter()
+                .find(|&&(piece, _)| piece == us.king())
+                .map(|&(_, sq)| sq)
+        };
+        if let (Some(from), Some(to)) =
+            (king_square(changes.removed()), king_square(changes.added()))
+            && on_east_half(from) != on_east_half(to)
+        {
+            let mut board = pos.board().clone();
+            for &(_, sq) in changes.removed() {
+                board.discard_piece_at(sq);
+            }
+            for &(piece, sq) in changes.added() {
+                board.set_piece_at(sq, piece);
+            }
+            changes.king_crossing = Some(Box::new(board));
+        }
         changes
+    }
+
+    /// The board after the move when it takes the mover's king between the d- and e-files.
+    pub fn king_crossing(&self) -> Option<&Board> {
+        self.king_crossing.as_deref()
     }
 
     /// Pieces leaving squares.

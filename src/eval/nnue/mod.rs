@@ -4,7 +4,8 @@
 //!
 //! - `network.rs`: the file (format: `nnue/FORMAT.md`), loading, validation and
 //!   [`NetworkError`];
-//! - `features.rs`: the 768 inputs of each perspective, and the [`Changes`] a move makes;
+//! - `features.rs`: the 768 inputs of each perspective (mirrored left to right or not, the
+//!   [`InputLayout`]), and the [`Changes`] a move makes;
 //! - `accumulator.rs`: [`Accumulator`], refreshed from a position or updated from its parent;
 //! - `forward.rs`: SCReLU, the output layer and the centipawn scale ([`evaluate`]);
 //! - `simd.rs`: the i16/i32 kernels, auto-vectorised, with an AVX2 copy chosen at run time;
@@ -40,11 +41,14 @@ pub mod simd;
 
 pub use accumulator::Accumulator;
 pub use embedded::{EMBEDDED_FILE, USE_NNUE_BY_DEFAULT, default_network};
-pub use features::{Changes, INPUTS, index, other_perspective, pieces};
+pub use features::{
+    Changes, INPUTS, InputLayout, index, mirror, oriented, other_perspective, pieces,
+};
 pub use forward::{MAX_EVAL, evaluate, evaluate_position};
 pub use network::{
-    DEFAULT_QA, DEFAULT_QB, HEADER_BYTES, HEADER_BYTES_V1, HIDDEN_STEP, MAGIC, MAX_BUCKETS,
-    MAX_HIDDEN, Network, NetworkError, NetworkParts, VERSION, file_bytes, output_bucket,
+    DEFAULT_QA, DEFAULT_QB, HEADER_BYTES, HEADER_BYTES_V1, HEADER_BYTES_V3, HIDDEN_STEP, MAGIC,
+    MAX_BUCKETS, MAX_HIDDEN, Network, NetworkError, NetworkParts, VERSION, file_bytes,
+    output_bucket,
 };
 
 #[cfg(test)]
@@ -70,10 +74,16 @@ mod tests {
 
     /// A network with random weights of about a trained net's size.
     fn random_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+        random_network_of(InputLayout::Plain, hidden, buckets, seed)
+    }
+
+    /// The same with the input layout chosen.
+    fn random_network_of(layout: InputLayout, hidden: usize, buckets: usize, seed: u64) -> Network {
         let mut rng = TestRng(seed | 1);
         Network::from_parts(NetworkParts {
             hidden,
             buckets,
+            layout,
             qa: DEFAULT_QA,
             qb: DEFAULT_QB,
             scale: 400,
@@ -131,14 +141,20 @@ mod tests {
 
     #[test]
     fn incremental_updates_equal_refreshes_over_random_games() {
-        let net = random_network(32, 8, 7);
+        for layout in [InputLayout::Plain, InputLayout::Mirrored] {
+            incremental_updates_equal_refreshes(&random_network_of(layout, 32, 8, 7));
+        }
+    }
+
+    fn incremental_updates_equal_refreshes(net: &Network) {
         let mut rng = TestRng(99);
-        let mut kinds = [0usize; 4]; // castle, en passant, promotion, capture
+        // castle, en passant, promotion, capture, a king crossing between the d- and e-files
+        let mut kinds = [0usize; 5];
         for game in 0..40 {
             let (fen, chess960) = STARTS[game % STARTS.len()];
             let mut pos = start(fen, chess960);
-            let mut acc = Accumulator::of(&net, &pos);
-            let mut next = Accumulator::new(&net);
+            let mut acc = Accumulator::of(net, &pos);
+            let mut next = Accumulator::new(net);
             for _ in 0..120 {
                 let Some(m) = pick(&pos, &mut rng) else {
                     break;
@@ -147,15 +163,20 @@ mod tests {
                 kinds[1] += usize::from(m.is_en_passant());
                 kinds[2] += usize::from(m.is_promotion());
                 kinds[3] += usize::from(m.is_capture());
-                next.update(&acc, &net, &Changes::of_move(&pos, m));
+                let changes = Changes::of_move(&pos, m);
+                kinds[4] += usize::from(changes.king_crossing().is_some());
+                next.update(&acc, net, &changes);
                 pos.play_unchecked(m);
+                if let Some(board) = changes.king_crossing() {
+                    assert_eq!(board, pos.board());
+                }
                 assert_eq!(
                     next,
-                    Accumulator::of(&net, &pos),
+                    Accumulator::of(net, &pos),
                     "after {m:?} in game {game}"
                 );
                 std::mem::swap(&mut acc, &mut next);
-                assert_eq!(evaluate(&net, &acc, &pos), evaluate_position(&net, &pos));
+                assert_eq!(evaluate(net, &acc, &pos), evaluate_position(net, &pos));
             }
         }
         assert!(kinds.iter().all(|&k| k > 0), "move kinds seen: {kinds:?}");
@@ -189,12 +210,82 @@ mod tests {
         assert!(distinct.len() > 50, "{} distinct scores", distinct.len());
     }
 
+    /// `pos` mirrored left to right, without castling rights or an en passant square (a
+    /// legal position: the same pieces, the same attacks, mirrored).
+    fn mirrored_left_right(pos: &Chess) -> Chess {
+        let mut setup = pos.to_setup(EnPassantMode::Legal);
+        setup.board.flip_horizontal();
+        setup.castling_rights = shakmaty::Bitboard::EMPTY;
+        setup.ep_square = None;
+        setup
+            .position(CastlingMode::Chess960)
+            .expect("a mirrored legal position is legal")
+    }
+
+    #[test]
+    fn a_mirrored_network_scores_a_position_and_its_left_right_mirror_the_same() {
+        let mirrored = random_network_of(InputLayout::Mirrored, 32, 8, 3);
+        let plain = random_network_of(InputLayout::Plain, 32, 8, 3);
+        let mut rng = TestRng(8);
+        let (mut distinct, mut plain_differs) = (std::collections::HashSet::new(), 0);
+        for game in 0..10 {
+            let (fen, chess960) = STARTS[game % STARTS.len()];
+            let mut pos = start(fen, chess960);
+            for _ in 0..60 {
+                let Some(m) = pick(&pos, &mut rng) else {
+                    break;
+                };
+                pos.play_unchecked(m);
+                let flipped = mirrored_left_right(&pos);
+                let score = evaluate_position(&mirrored, &pos);
+                assert_eq!(score, evaluate_position(&mirrored, &flipped));
+                distinct.insert(score);
+                plain_differs += usize::from(
+                    evaluate_position(&plain, &pos) != evaluate_position(&plain, &flipped),
+                );
+            }
+        }
+        // Meaningful only if the scores differ between positions, and the plain network's
+        // between a position and its mirror.
+        assert!(distinct.len() > 50, "{} distinct scores", distinct.len());
+        assert!(plain_differs > 50, "{plain_differs} mirrors scored apart");
+    }
+
+    #[test]
+    fn a_mirrored_network_is_written_as_version_3() {
+        let net = random_network_of(InputLayout::Mirrored, 16, 8, 4);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_bytes(16, 8, InputLayout::Mirrored));
+        assert_eq!(bytes[4], 3);
+        assert_eq!(bytes[HEADER_BYTES..HEADER_BYTES_V3], 1u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+        assert!(net.shape().contains("mirrored"));
+        let mut unknown = bytes.clone();
+        unknown[HEADER_BYTES] = 2;
+        assert_eq!(
+            Network::from_bytes(&unknown),
+            Err(NetworkError::UnknownLayout(2))
+        );
+        assert_eq!(
+            Network::from_bytes(&bytes[..HEADER_BYTES_V3 - 1]),
+            Err(NetworkError::TooShort {
+                length: HEADER_BYTES_V3 - 1
+            })
+        );
+        // A version 3 file may say plain inputs: the same net as version 2.
+        let plain = random_network(16, 8, 4);
+        let mut v3 = plain.to_bytes();
+        v3[4] = 3;
+        v3.splice(HEADER_BYTES..HEADER_BYTES, 0u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&v3), Ok(plain));
+    }
+
     #[test]
     fn a_network_survives_its_file_and_wrong_files_are_refused_clearly() {
         // Eight buckets make a version 2 file, one bucket a version 1 file.
         let bucketed = random_network(16, 8, 12);
         let bytes = bucketed.to_bytes();
-        assert_eq!(bytes.len(), file_bytes(16, 8));
+        assert_eq!(bytes.len(), file_bytes(16, 8, InputLayout::Plain));
         assert_eq!(bytes[4], 2);
         assert_eq!(Network::from_bytes(&bytes), Ok(bucketed));
         assert_eq!(
@@ -217,7 +308,7 @@ mod tests {
 
         let net = random_network(16, 1, 11);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_bytes(16, 1));
+        assert_eq!(bytes.len(), file_bytes(16, 1, InputLayout::Plain));
         assert_eq!(bytes[4], 1);
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
         // The same net written as version 2 (a bucket count of one) reads the same.
@@ -273,6 +364,7 @@ mod tests {
         let mut parts = NetworkParts {
             hidden,
             buckets,
+            layout: InputLayout::Plain,
             qa: DEFAULT_QA,
             qb: DEFAULT_QB,
             scale: 400,

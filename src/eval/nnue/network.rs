@@ -4,17 +4,20 @@
 
 use std::fmt;
 
-use super::features::INPUTS;
+use super::features::{INPUTS, InputLayout};
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"TFNN";
-/// The newest format version this code reads and writes: version 2 adds output buckets.
-/// A network with one output bucket is written as version 1, which older builds read too.
-pub const VERSION: u32 = 2;
+/// The newest format version this code reads and writes: version 2 adds output buckets,
+/// version 3 the input layout (mirrored inputs). A network is written in the oldest version
+/// that holds it (one output bucket and plain inputs: version 1), which older builds read too.
+pub const VERSION: u32 = 3;
 /// Bytes before the weights in a version 1 file (one output bucket).
 pub const HEADER_BYTES_V1: usize = 24;
 /// Bytes before the weights in a version 2 file: version 1's header and the bucket count.
 pub const HEADER_BYTES: usize = 28;
+/// Bytes before the weights in a version 3 file: version 2's header and the input layout.
+pub const HEADER_BYTES_V3: usize = 32;
 /// The most output buckets a network may have.
 pub const MAX_BUCKETS: usize = 16;
 /// The largest hidden size accepted.
@@ -43,6 +46,8 @@ pub enum NetworkError {
     BadHiddenSize(u32),
     /// The number of output buckets is 0 or more than [`MAX_BUCKETS`].
     BadBucketCount(u32),
+    /// An input layout this build does not know (version 3: 0 plain, 1 mirrored).
+    UnknownLayout(u32),
     /// A quantisation constant out of range.
     BadQuantisation { qa: u32, qb: u32 },
     /// The output scale is out of range.
@@ -77,6 +82,10 @@ impl fmt::Display for NetworkError {
             NetworkError::BadBucketCount(b) => {
                 write!(f, "{b} output buckets: must be from 1 to {MAX_BUCKETS}")
             }
+            NetworkError::UnknownLayout(l) => write!(
+                f,
+                "input layout {l}: this build knows 0 (plain) and 1 (mirrored)"
+            ),
             NetworkError::BadQuantisation { qa, qb } => write!(
                 f,
                 "quantisation QA {qa}, QB {qb}: each must be from 1 to {MAX_Q}"
@@ -104,6 +113,7 @@ impl std::error::Error for NetworkError {}
 pub struct Network {
     hidden: usize,
     buckets: usize,
+    layout: InputLayout,
     qa: i16,
     qb: i16,
     scale: i32,
@@ -119,6 +129,8 @@ pub struct NetworkParts {
     pub hidden: usize,
     /// The number of output buckets (1 for a single output layer).
     pub buckets: usize,
+    /// How the inputs see the board.
+    pub layout: InputLayout,
     pub qa: i16,
     pub qb: i16,
     pub scale: i32,
@@ -131,24 +143,29 @@ pub struct NetworkParts {
     pub output_biases: Vec<i32>,
 }
 
-/// The version [`Network::to_bytes`] writes for a net of `buckets` output buckets: 1 for one
-/// bucket (which older builds read too), else [`VERSION`].
-fn written_version(buckets: usize) -> u32 {
-    if buckets == 1 { 1 } else { VERSION }
-}
-
-/// The bytes before the weights in a file of `version` (1 or 2).
-fn header_bytes(version: u32) -> usize {
-    if version == 1 {
-        HEADER_BYTES_V1
-    } else {
-        HEADER_BYTES
+/// The version [`Network::to_bytes`] writes for a net of `buckets` output buckets and its
+/// input layout: the oldest that holds it (1 for one bucket and plain inputs, 2 for buckets,
+/// 3 for mirrored inputs), so that older builds read what they can.
+fn written_version(buckets: usize, layout: InputLayout) -> u32 {
+    match (buckets, layout) {
+        (_, InputLayout::Mirrored) => 3,
+        (1, InputLayout::Plain) => 1,
+        (_, InputLayout::Plain) => 2,
     }
 }
 
-/// The length of the file [`Network::to_bytes`] writes for these sizes.
-pub fn file_bytes(hidden: usize, buckets: usize) -> usize {
-    header_bytes(written_version(buckets)) + weight_bytes(hidden, buckets)
+/// The bytes before the weights in a file of `version` (1 to 3).
+fn header_bytes(version: u32) -> usize {
+    match version {
+        1 => HEADER_BYTES_V1,
+        2 => HEADER_BYTES,
+        _ => HEADER_BYTES_V3,
+    }
+}
+
+/// The length of the file [`Network::to_bytes`] writes for these sizes and input layout.
+pub fn file_bytes(hidden: usize, buckets: usize, layout: InputLayout) -> usize {
+    header_bytes(written_version(buckets, layout)) + weight_bytes(hidden, buckets)
 }
 
 /// The length of the weights and biases after the header.
@@ -196,17 +213,28 @@ impl Network {
             return Err(NetworkError::BadMagic(magic));
         }
         let version = u32_at(bytes, 4);
-        let buckets = match version {
-            1 => 1,
-            2 if bytes.len() >= HEADER_BYTES => u32_at(bytes, HEADER_BYTES_V1),
-            2 => {
-                return Err(NetworkError::TooShort {
-                    length: bytes.len(),
-                });
-            }
-            _ => return Err(NetworkError::UnsupportedVersion(version)),
-        };
+        if !(1..=VERSION).contains(&version) {
+            return Err(NetworkError::UnsupportedVersion(version));
+        }
         let header = header_bytes(version);
+        if bytes.len() < header {
+            return Err(NetworkError::TooShort {
+                length: bytes.len(),
+            });
+        }
+        let buckets = if version >= 2 {
+            u32_at(bytes, HEADER_BYTES_V1)
+        } else {
+            1
+        };
+        let layout = match version {
+            3 => match u32_at(bytes, HEADER_BYTES) {
+                0 => InputLayout::Plain,
+                1 => InputLayout::Mirrored,
+                other => return Err(NetworkError::UnknownLayout(other)),
+            },
+            _ => InputLayout::Plain,
+        };
         let hidden = u32_at(bytes, 8);
         let (qa, qb, scale) = (u32_at(bytes, 12), u32_at(bytes, 16), u32_at(bytes, 20));
         let (hidden, buckets) = check_header(hidden, buckets, qa, qb, scale)?;
@@ -233,6 +261,7 @@ impl Network {
         Network::from_parts(NetworkParts {
             hidden,
             buckets,
+            layout,
             qa: qa as i16,
             qb: qb as i16,
             scale: scale as i32,
@@ -284,6 +313,7 @@ impl Network {
         Ok(Network {
             hidden,
             buckets,
+            layout: parts.layout,
             qa: parts.qa,
             qb: parts.qb,
             scale: parts.scale,
@@ -296,9 +326,9 @@ impl Network {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_bytes(self.hidden, self.buckets));
+        let mut out = Vec::with_capacity(file_bytes(self.hidden, self.buckets, self.layout));
         out.extend_from_slice(&MAGIC);
-        let version = written_version(self.buckets);
+        let version = written_version(self.buckets, self.layout);
         for field in [
             version,
             self.hidden as u32,
@@ -310,6 +340,13 @@ impl Network {
         }
         if version >= 2 {
             out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        }
+        if version >= 3 {
+            let layout: u32 = match self.layout {
+                InputLayout::Plain => 0,
+                InputLayout::Mirrored => 1,
+            };
+            out.extend_from_slice(&layout.to_le_bytes());
         }
         for list in [
             &self.feature_weights,
@@ -329,6 +366,11 @@ impl Network {
     /// The hidden size N.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// How the inputs see the board.
+    pub fn layout(&self) -> InputLayout {
+        self.layout
     }
 
     /// The feature layer's quantisation.
@@ -363,10 +405,14 @@ impl Network {
     /// assert!(Network::embedded().shape().contains("hidden neurons"));
     /// ```
     pub fn shape(&self) -> String {
-        match self.buckets {
+        let mut shape = match self.buckets {
             1 => format!("{} hidden neurons", self.hidden),
             b => format!("{} hidden neurons, {b} output buckets", self.hidden),
+        };
+        if self.layout == InputLayout::Mirrored {
+            shape.push_str(", mirrored inputs");
         }
+        shape
     }
 
     /// The number of output buckets.

@@ -341,6 +341,21 @@ mod tests {
         (total / positions.len() as f64, worst, high - low)
     }
 
+    /// Every weight of `net` rounded to a multiple of its quantisation step, so that only the
+    /// integer divisions of the inference code round.
+    fn round_to_quantisation_steps(net: &mut FloatNet) {
+        let (qa, qb) = (f32::from(DEFAULT_QA), f32::from(DEFAULT_QB));
+        let (output, bias) = (net.output_at(), net.bias_at());
+        for (i, p) in net.params.iter_mut().enumerate() {
+            let step = match i {
+                _ if i < output => qa,
+                _ if i < bias => qb,
+                _ => qa * qb,
+            };
+            *p = (*p * step).round() / step;
+        }
+    }
+
     /// The bound: on random positions, the quantised net's score (the integer inference
     /// code) is within 1.5 cp of the float net's output times the scale when every weight is
     /// a multiple of its quantisation step (only the integer divisions round), and within
@@ -355,16 +370,7 @@ mod tests {
         assert!(spread > 500.0, "the float scores span only {spread} cp");
         assert!(worst <= 60.0 && mean <= 20.0, "mean {mean} worst {worst}");
 
-        let (qa, qb) = (f32::from(DEFAULT_QA), f32::from(DEFAULT_QB));
-        let (output, bias) = (net.output_at(), net.bias_at());
-        for (i, p) in net.params.iter_mut().enumerate() {
-            let step = match i {
-                _ if i < output => qa,
-                _ if i < bias => qb,
-                _ => qa * qb,
-            };
-            *p = (*p * step).round() / step;
-        }
+        round_to_quantisation_steps(&mut net);
         let (mean, worst, spread) = disagreement(&net, &positions);
         eprintln!("exact weights: mean {mean:.2} cp, worst {worst:.2} cp, spread {spread:.0} cp");
         assert!(spread > 500.0, "the float scores span only {spread} cp");
@@ -379,16 +385,7 @@ mod tests {
         let positions = random_positions(20, 60, 4);
         let mut net = lively(32, 8, 6);
         net.layout = InputLayout::Mirrored;
-        let (qa, qb) = (f32::from(DEFAULT_QA), f32::from(DEFAULT_QB));
-        let (output, bias) = (net.output_at(), net.bias_at());
-        for (i, p) in net.params.iter_mut().enumerate() {
-            let step = match i {
-                _ if i < output => qa,
-                _ if i < bias => qb,
-                _ => qa * qb,
-            };
-            *p = (*p * step).round() / step;
-        }
+        round_to_quantisation_steps(&mut net);
         let plain = FloatNet {
             layout: InputLayout::Plain,
             ..net.clone()

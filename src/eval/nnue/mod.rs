@@ -139,6 +139,24 @@ mod tests {
         (!moves.is_empty()).then(|| moves[(rng.next() % moves.len() as u64) as usize])
     }
 
+    /// The positions of ten random games of up to 60 plies from the starts, after each move.
+    fn walked_positions(seed: u64) -> Vec<Chess> {
+        let mut rng = TestRng(seed);
+        let mut positions = Vec::new();
+        for game in 0..10 {
+            let (fen, chess960) = STARTS[game % STARTS.len()];
+            let mut pos = start(fen, chess960);
+            for _ in 0..60 {
+                let Some(m) = pick(&pos, &mut rng) else {
+                    break;
+                };
+                pos.play_unchecked(m);
+                positions.push(pos.clone());
+            }
+        }
+        positions
+    }
+
     #[test]
     fn incremental_updates_equal_refreshes_over_random_games() {
         for layout in [InputLayout::Plain, InputLayout::Mirrored] {
@@ -185,26 +203,17 @@ mod tests {
     #[test]
     fn mirrored_positions_with_colours_swapped_score_the_same() {
         let net = random_network(32, 8, 3);
-        let mut rng = TestRng(5);
         let mut distinct = std::collections::HashSet::new();
-        for game in 0..10 {
-            let (fen, chess960) = STARTS[game % STARTS.len()];
-            let mut pos = start(fen, chess960);
-            for _ in 0..60 {
-                let Some(m) = pick(&pos, &mut rng) else {
-                    break;
-                };
-                pos.play_unchecked(m);
-                let mode = pos.castles().mode();
-                let mirrored: Chess = pos
-                    .to_setup(EnPassantMode::Legal)
-                    .into_mirrored()
-                    .position(mode)
-                    .expect("a mirrored legal position is legal");
-                let score = evaluate_position(&net, &pos);
-                assert_eq!(score, evaluate_position(&net, &mirrored));
-                distinct.insert(score);
-            }
+        for pos in walked_positions(5) {
+            let mode = pos.castles().mode();
+            let mirrored: Chess = pos
+                .to_setup(EnPassantMode::Legal)
+                .into_mirrored()
+                .position(mode)
+                .expect("a mirrored legal position is legal");
+            let score = evaluate_position(&net, &pos);
+            assert_eq!(score, evaluate_position(&net, &mirrored));
+            distinct.insert(score);
         }
         // The check means something only if the scores differ between positions.
         assert!(distinct.len() > 50, "{} distinct scores", distinct.len());
@@ -226,24 +235,14 @@ mod tests {
     fn a_mirrored_network_scores_a_position_and_its_left_right_mirror_the_same() {
         let mirrored = random_network_of(InputLayout::Mirrored, 32, 8, 3);
         let plain = random_network_of(InputLayout::Plain, 32, 8, 3);
-        let mut rng = TestRng(8);
         let (mut distinct, mut plain_differs) = (std::collections::HashSet::new(), 0);
-        for game in 0..10 {
-            let (fen, chess960) = STARTS[game % STARTS.len()];
-            let mut pos = start(fen, chess960);
-            for _ in 0..60 {
-                let Some(m) = pick(&pos, &mut rng) else {
-                    break;
-                };
-                pos.play_unchecked(m);
-                let flipped = mirrored_left_right(&pos);
-                let score = evaluate_position(&mirrored, &pos);
-                assert_eq!(score, evaluate_position(&mirrored, &flipped));
-                distinct.insert(score);
-                plain_differs += usize::from(
-                    evaluate_position(&plain, &pos) != evaluate_position(&plain, &flipped),
-                );
-            }
+        for pos in walked_positions(8) {
+            let flipped = mirrored_left_right(&pos);
+            let score = evaluate_position(&mirrored, &pos);
+            assert_eq!(score, evaluate_position(&mirrored, &flipped));
+            distinct.insert(score);
+            plain_differs +=
+                usize::from(evaluate_position(&plain, &pos) != evaluate_position(&plain, &flipped));
         }
         // Meaningful only if the scores differ between positions, and the plain network's
         // between a position and its mirror.

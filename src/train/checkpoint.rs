@@ -38,11 +38,7 @@ impl Checkpoint {
         out.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         out.extend_from_slice(&self.optimiser.steps.to_le_bytes());
         out.extend_from_slice(&(self.net.buckets as u32).to_le_bytes());
-        let layout: u32 = match self.net.layout {
-            InputLayout::Plain => 0,
-            InputLayout::Mirrored => 1,
-        };
-        out.extend_from_slice(&layout.to_le_bytes());
+        out.extend_from_slice(&self.net.layout.code().to_le_bytes());
         for list in [
             &self.net.params,
             &self.optimiser.mean,
@@ -74,11 +70,8 @@ impl Checkpoint {
                 ));
             }
         };
-        let layout = match layout {
-            0 => InputLayout::Plain,
-            1 => InputLayout::Mirrored,
-            other => return Err(format!("checkpoint of input layout {other}")),
-        };
+        let layout = InputLayout::from_code(layout)
+            .ok_or_else(|| format!("checkpoint of input layout {layout}"))?;
         let hidden = u32_at(8) as usize;
         let epochs_done = u32_at(12) as usize;
         let mut steps = [0u8; 8];

@@ -56,6 +56,23 @@ pub enum InputLayout {
 }
 
 impl InputLayout {
+    /// The layout's number in a file (network format version 3, training checkpoints).
+    pub fn code(self) -> u32 {
+        match self {
+            InputLayout::Plain => 0,
+            InputLayout::Mirrored => 1,
+        }
+    }
+
+    /// The layout a file's number names, if this build knows it.
+    pub fn from_code(code: u32) -> Option<InputLayout> {
+        match code {
+            0 => Some(InputLayout::Plain),
+            1 => Some(InputLayout::Mirrored),
+            _ => None,
+        }
+    }
+
     /// Whether `perspective`'s features are mirrored on `board`.
     #[inline]
     pub fn mirrors(self, board: &Board, perspective: Color) -> bool {

@@ -227,13 +227,11 @@ impl Network {
         } else {
             1
         };
-        let layout = match version {
-            3 => match u32_at(bytes, HEADER_BYTES) {
-                0 => InputLayout::Plain,
-                1 => InputLayout::Mirrored,
-                other => return Err(NetworkError::UnknownLayout(other)),
-            },
-            _ => InputLayout::Plain,
+        let layout = if version >= 3 {
+            let code = u32_at(bytes, HEADER_BYTES);
+            InputLayout::from_code(code).ok_or(NetworkError::UnknownLayout(code))?
+        } else {
+            InputLayout::Plain
         };
         let hidden = u32_at(bytes, 8);
         let (qa, qb, scale) = (u32_at(bytes, 12), u32_at(bytes, 16), u32_at(bytes, 20));
@@ -342,11 +340,7 @@ impl Network {
             out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         }
         if version >= 3 {
-            let layout: u32 = match self.layout {
-                InputLayout::Plain => 0,
-                InputLayout::Mirrored => 1,
-            };
-            out.extend_from_slice(&layout.to_le_bytes());
+            out.extend_from_slice(&self.layout.code().to_le_bytes());
         }
         for list in [
             &self.feature_weights,

@@ -355,35 +355,54 @@ fn a_forced_draw_holds_in_a_deeper_search_and_names_who_forces_it() {
 
 #[test]
 fn the_pirc_perpetual_is_a_forced_draw_by_blacks_checks_where_it_arises() {
-    let analysis = analyse(seed_game("pirc_austrian_perpetual"), 10);
+    // At the tests' budget and at the command's default. With more nodes the search sees the
+    // draw a ply or two before the checks (10...Bxd4 or 11.Nxd8 to play): a forced draw by
+    // repetition there, the defender still free to leave the checks, and the proven perpetual
+    // check once they are forced.
+    let budget = limits().nodes.unwrap_or(NODE_BUDGET);
+    for nodes in [budget, threefold::analyse::command::DEFAULT_NODES] {
+        let range = MoveRange {
+            from: 10,
+            to: u32::MAX,
+        };
+        let analysis = analyse_at(seed_game("pirc_austrian_perpetual"), range, nodes);
+        the_pirc_checks_are_proven(&analysis, nodes);
+    }
+}
+
+fn the_pirc_checks_are_proven(analysis: &GameAnalysis, nodes: u64) {
     // After 11.Nxd8 (ply 21) Black draws by 11...Bf2+ and the checks.
-    let verdict = analysis
+    let draws: Vec<_> = analysis
         .verdicts
         .iter()
+        .filter(|v| v.kind == VerdictKind::ForcedDraw)
+        .collect();
+    let verdict = draws
+        .iter()
         .find(|v| {
-            v.kind == VerdictKind::ForcedDraw
-                && v.text
-                    .contains("perpetual check (Black gives check on every move)")
+            v.text
+                .contains("perpetual check (Black gives check on every move)")
         })
-        .expect("a forced draw by Black's perpetual check");
+        .unwrap_or_else(|| panic!("{nodes} nodes: no forced draw by Black's checks: {draws:#?}"));
     assert_eq!(verdict.side, shakmaty::Color::Black);
     assert!(
         verdict.ply <= 21,
-        "it arises by 11.Nxd8, not at ply {}",
+        "{nodes} nodes: it arises by 11.Nxd8, not at ply {}",
         verdict.ply
-    );
-    assert!(
-        verdict
-            .text
-            .contains("perpetual check (Black gives check on every move)"),
-        "{}",
-        verdict.text
     );
     assert!(
         verdict.line_san.iter().any(|m| m == "Bf2+"),
         "{:?}",
         verdict.line_san
     );
+    // Each forced draw says something the one a ply before did not.
+    for pair in draws.windows(2) {
+        let kind = |text: &str| text.split(':').nth(1).map(str::to_owned);
+        assert!(
+            pair[1].ply != pair[0].ply + 1 || kind(&pair[1].text) != kind(&pair[0].text),
+            "{nodes} nodes: said twice: {pair:#?}"
+        );
+    }
     // The exact prover proves the checks a perpetual, and the verdict says so, with the
     // certificate in the JSON.
     let report = verdict.perpetual.as_ref().expect("the prover was asked");
@@ -396,7 +415,7 @@ fn the_pirc_perpetual_is_a_forced_draw_by_blacks_checks_where_it_arises() {
         "{}",
         verdict.text
     );
-    let json = write::json(&analysis);
+    let json = write::json(analysis);
     let certificate = json["verdicts"]
         .as_array()
         .expect("verdicts")

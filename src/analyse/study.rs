@@ -490,7 +490,8 @@ struct Said {
     /// Per side (shakmaty's index): a fifty-move claim was named.
     fifty: [bool; 2],
     /// The last position (its ply) whose proven draw was said, by a forced-draw verdict or a
-    /// claim, and how its line ends.
+    /// claim, and how its line ends as told (a perpetual check the prover refuted is told as a
+    /// repetition).
     draw: Option<(usize, LineEnd)>,
 }
 
@@ -538,32 +539,39 @@ fn position_verdicts(
     let Some(end) = here.draw else {
         return;
     };
-    // Said already: the position before had the same draw said, or a claim open here says the
+    // How the position before told its draw, if it told one.
+    let told_before = said.draw.filter(|&(q, _)| q + 1 == p).map(|(_, told)| told);
+    // Said already: the position before told the same draw, or a claim open here says the
     // draw is there for the taking.
-    let continued = p > 0 && said.draw == Some((p - 1, end));
-    if continued || claimable {
+    if told_before == Some(end) || claimable {
         said.draw = Some((p, end));
         return;
     }
-    let Some(by) = forced_by(game, here, end, engine) else {
-        return;
-    };
-    said.draw = Some((p, end));
     // A perpetual check as the search sees it, put to the prover: a refuted one is told as the
-    // repetition it is.
-    let report = matches!(
-        end,
+    // repetition it is. (Where the defender is to move and could leave the checks, a forced
+    // draw is a repetition; once the checks are forced, a ply or two on, the proven perpetual
+    // check is news, and is told then.)
+    let report = match end {
         LineEnd::Repetition {
-            perpetual_by: Some(_)
-        }
-    )
-    .then(|| prove_perpetual(game, by))
-    .flatten();
-    let end = if refuted(report.as_ref()) {
+            perpetual_by: Some(checker),
+        } => prove_perpetual(game, checker),
+        _ => None,
+    };
+    let told = if refuted(report.as_ref()) {
         LineEnd::Repetition { perpetual_by: None }
     } else {
         end
     };
+    if told_before == Some(told) {
+        said.draw = Some((p, told));
+        return;
+    }
+    // Who forces it is the search's line's to say: the checker even where the checks alone do
+    // not force it.
+    let Some(by) = forced_by(game, here, end, engine) else {
+        return;
+    };
+    said.draw = Some((p, told));
     let line_text = numbered_line(pos, &here.pv);
     analysis.verdicts.push(Verdict {
         kind: VerdictKind::ForcedDraw,
@@ -572,7 +580,7 @@ fn position_verdicts(
         text: format!(
             "forced draw: {} forces a draw by {}{}: {line_text}; {} cannot avoid it.",
             side_name(by),
-            end,
+            told,
             proven_note(report.as_ref()),
             side_name(!by),
         ),

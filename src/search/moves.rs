@@ -13,15 +13,19 @@ use super::ordering::{COUNTER_MOVE, Lineage, piece_to};
 use super::params::{self, CURRMOVE_AFTER};
 use super::pruning::{Shallow, is_mate_hunt};
 use super::score::{INFINITE, MATE_BOUND};
+use super::see;
 use super::tt::pack_move;
 use super::worker::Worker;
 use crate::game::{gives_check, key_after};
 
 impl Worker<'_> {
-    /// The moves that led to the node at `ply`, whose side to move is `turn`.
-    pub(super) fn lineage(&self, ply: usize, turn: shakmaty::Color) -> Lineage {
+    /// The moves that led to the node at `ply` (position `pos`), and the squares its opponent
+    /// attacks.
+    pub(super) fn lineage(&self, ply: usize, pos: &Chess) -> Lineage {
+        let turn = pos.turn();
         let played = |back: usize| ply.checked_sub(back).and_then(|p| self.path.played[p]);
         Lineage {
+            threats: see::attacked_squares(pos.board(), !turn),
             previous: played(1),
             continuations: [
                 played(1).map(|m| piece_to(!turn, m)),
@@ -68,7 +72,7 @@ impl Worker<'_> {
         kind: &NodeKind,
     ) -> Result<Searched, i32> {
         let beta = window.beta;
-        let lineage = self.lineage(ply, pos.turn());
+        let lineage = self.lineage(ply, pos);
         let mut picker = self
             .heuristics
             .order_moves(pos, moves, node.hash_move, &lineage, ply);

@@ -1,11 +1,13 @@
 //! Move ordering: hash move first, then captures that do not lose material (by MVV-LVA and
 //! capture history), killers, the counter-move to the opponent's last move, quiet moves by
 //! history, and last the captures that lose material. A quiet move's history is the sum of the
-//! butterfly table (side, from, to) and two continuation tables: how the move (piece, to) fared
+//! butterfly table (side, from, to, and whether the opponent attacks the from square and the to
+//! square: a piece fleeing an attack and the same piece walking into one learn apart) and two
+//! continuation tables: how the move (piece, to) fared
 //! after the opponent's last move, and after our own move before it. A capture's history is kept
 //! by the capturing piece, its destination and the captured kind.
 
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
 use super::correction::CorrectionHistory;
 use super::params;
@@ -46,6 +48,8 @@ pub struct Lineage {
     pub previous: Option<Move>,
     /// Continuation keys (`piece_to`) of the moves one and two plies back.
     pub continuations: [Option<usize>; 2],
+    /// The squares the opponent attacks (`see::attacked_squares`).
+    pub threats: Bitboard,
 }
 
 /// Killer moves (quiet moves that caused a cutoff at the same ply), counter-moves (the quiet
@@ -56,6 +60,7 @@ pub struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
     /// Indexed by the side to move and the from/to squares of the opponent's last move.
     counters: Vec<Option<Move>>,
+    /// Indexed by `history_index`: side, from, to and the two threat bits.
     history: Vec<i32>,
     /// Indexed by an earlier move's `piece_to`, then this move's.
     continuation: Vec<i16>,
@@ -70,7 +75,7 @@ impl Default for Heuristics {
         Heuristics {
             killers: vec![[None; 2]; MAX_PLY + 1],
             counters: vec![None; 2 * 64 * 64],
-            history: vec![0; 2 * 64 * 64],
+            history: vec![0; 2 * 64 * 64 * 4],
             continuation: vec![0; PIECE_TO * PIECE_TO],
             captures: vec![0; PIECE_TO * 6],
             correction: CorrectionHistory::default(),
@@ -90,10 +95,19 @@ fn history_bonus(depth: i32) -> i32 {
     (params::history_bonus_per_depth() * depth * (depth + 2)).min(params::history_bonus_max())
 }
 
-fn history_index(color: Color, m: Move) -> usize {
+/// A move's slot by side, from and to square (the counter-moves' index).
+fn from_to_index(color: Color, m: Move) -> usize {
     let from = m.from().map_or(0, |s| s as usize);
     let to = m.to() as usize;
     (color as usize) * 4096 + from * 64 + to
+}
+
+/// A quiet move's butterfly slot: its from/to slot, and whether the opponent attacks the square
+/// it leaves and the square it goes to.
+fn history_index(color: Color, m: Move, threats: Bitboard) -> usize {
+    let fled = m.from().is_some_and(|s| threats.contains(s));
+    let entered = threats.contains(m.to());
+    from_to_index(color, m) * 4 + usize::from(fled) * 2 + usize::from(entered)
 }
 
 impl Heuristics {
@@ -136,7 +150,7 @@ impl Heuristics {
             return;
         }
         if let Some(p) = lineage.previous {
-            self.counters[history_index(color, p)] = Some(m);
+            self.counters[from_to_index(color, p)] = Some(m);
         }
         if let Some(k) = self.killers.get_mut(ply)
             && k[0] != Some(m)
@@ -154,7 +168,10 @@ impl Heuristics {
 
     /// Moves the butterfly and continuation entries of `m` by `bonus`.
     fn update_history(&mut self, color: Color, m: Move, lineage: &Lineage, bonus: i32) {
-        gravity(&mut self.history[history_index(color, m)], bonus);
+        gravity(
+            &mut self.history[history_index(color, m, lineage.threats)],
+            bonus,
+        );
         let own = piece_to(color, m);
         for earlier in lineage.continuations.into_iter().flatten() {
             let entry = &mut self.continuation[earlier * PIECE_TO + own];
@@ -173,7 +190,7 @@ impl Heuristics {
             .flatten()
             .map(|earlier| i32::from(self.continuation[earlier * PIECE_TO + own]))
             .sum();
-        self.history[history_index(color, m)] + continuation
+        self.history[history_index(color, m, lineage.threats)] + continuation
     }
 
     /// The moves of a node, ordered by their scores.
@@ -189,7 +206,7 @@ impl Heuristics {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         let counter = lineage
             .previous
-            .and_then(|p| self.counters[history_index(color, p)]);
+            .and_then(|p| self.counters[from_to_index(color, p)]);
         MovePicker::new(moves, |m| {
             if hash_move != 0 && pack_move(m) == hash_move {
                 HASH_MOVE
@@ -302,4 +319,46 @@ pub fn capture_score(m: Move) -> i32 {
 /// Material won by a capture or promotion, for delta pruning.
 pub fn material_gain(m: Move) -> i32 {
     m.capture().map_or(0, order_value) + m.promotion().map_or(0, |r| order_value(r) - 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    fn knight(from: Square, to: Square) -> Move {
+        Move::Normal {
+            role: Role::Knight,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        }
+    }
+
+    #[test]
+    fn a_move_that_flees_an_attack_learns_apart_from_the_same_move_in_peace() {
+        let m = knight(Square::G1, Square::F3);
+        let with = |threats: Bitboard| Lineage {
+            threats,
+            ..Lineage::default()
+        };
+        let fleeing = with(Bitboard::from(Square::G1));
+        let mut heuristics = Heuristics::default();
+        heuristics.record_cutoff(Color::White, m, &fleeing, 1, 6, &[], &[]);
+        assert!(heuristics.quiet_score(Color::White, m, &fleeing) > 0);
+        // The same move with no attack on either square, or walking into one, has learned
+        // nothing; nor has Black's move between the same squares.
+        for other in [Bitboard::EMPTY, Bitboard::from(Square::F3)] {
+            assert_eq!(heuristics.quiet_score(Color::White, m, &with(other)), 0);
+        }
+        assert_eq!(heuristics.quiet_score(Color::Black, m, &fleeing), 0);
+        // A move tried before the cutoff loses in its own slot (neither of its squares
+        // attacked) only: walking into an attack on c3 has learned nothing.
+        let tried = knight(Square::B1, Square::C3);
+        heuristics.record_cutoff(Color::White, m, &fleeing, 1, 6, &[tried], &[]);
+        assert!(heuristics.quiet_score(Color::White, tried, &fleeing) < 0);
+        let into = with(Bitboard::from(Square::C3));
+        assert_eq!(heuristics.quiet_score(Color::White, tried, &into), 0);
+    }
 }

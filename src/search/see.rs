@@ -109,6 +109,43 @@ pub fn threatened_material(pos: &Chess) -> i32 {
     worst
 }
 
+/// Every square a piece of `color` attacks (its king included), whether or not a piece of its
+/// own stands there: what the side to move's pieces flee from or walk into. Pawns by two
+/// shifts of their bitboard, the other pieces by the attack tables.
+///
+/// ```
+/// use shakmaty::{CastlingMode, Chess, Color, Position, Square, fen::Fen};
+/// use threefold::search::see::attacked_squares;
+///
+/// let pos: Chess = "4k3/8/8/8/8/2p5/8/R3K3 w - - 0 1".parse::<Fen>().unwrap()
+///     .into_position(CastlingMode::Standard).unwrap();
+/// let black = attacked_squares(pos.board(), Color::Black);
+/// // The c3 pawn attacks b2 and d2, the king d7, d8, e7, f7 and f8.
+/// assert!(black.contains(Square::B2) && black.contains(Square::D2));
+/// assert!(black.contains(Square::F7) && !black.contains(Square::C2));
+/// assert_eq!(black.count(), 7);
+/// // The rook's line along the first rank stops at its own king.
+/// let white = attacked_squares(pos.board(), Color::White);
+/// assert!(white.contains(Square::D1) && white.contains(Square::E1) && !white.contains(Square::G1));
+/// ```
+pub fn attacked_squares(board: &Board, color: Color) -> Bitboard {
+    let pawns = (board.pawns() & board.by_color(color)).0;
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let by_pawns = match color {
+        Color::White => ((pawns & NOT_A) << 7) | ((pawns & NOT_H) << 9),
+        Color::Black => ((pawns & NOT_A) >> 9) | ((pawns & NOT_H) >> 7),
+    };
+    let occupied = board.occupied();
+    let mut attacked = Bitboard(by_pawns);
+    for sq in board.by_color(color) & !board.pawns() {
+        if let Some(piece) = board.piece_at(sq) {
+            attacked |= attacks::attacks(sq, piece, occupied);
+        }
+    }
+    attacked
+}
+
 fn all_attackers(board: &Board, target: Square, occupied: Bitboard) -> Bitboard {
     (board.attacks_to(target, Color::White, occupied)
         | board.attacks_to(target, Color::Black, occupied))

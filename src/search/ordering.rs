@@ -326,14 +326,13 @@ mod tests {
     use super::*;
     use shakmaty::Square;
 
+    /// White's move `from`-`to` in the starting position.
     fn knight(from: Square, to: Square) -> Move {
-        Move::Normal {
-            role: Role::Knight,
-            from,
-            capture: None,
-            to,
-            promotion: None,
-        }
+        Chess::default()
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.from() == Some(from) && m.to() == to)
+            .expect("a legal move of the starting position")
     }
 
     #[test]

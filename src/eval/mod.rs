@@ -15,6 +15,7 @@ mod score;
 mod threats;
 pub mod weights;
 
+pub use pawns::pawn_attacks;
 pub use score::{MAX_PHASE, S, s};
 
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square};

@@ -112,10 +112,15 @@ fn is_backward(color: Color, sq: Square, neighbours: Bitboard, their_attacks: Bi
     behind_or_level.is_empty() && their_attacks.contains(stop)
 }
 
-/// Squares attacked by the pawns in `pawns`, which belong to `color`.
+/// Squares attacked by the pawns in `pawns`, which belong to `color`: the set moved one rank
+/// forward and one file aside, both ways, without wrapping around the board's edge.
 pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
-    pawns.into_iter().fold(Bitboard::EMPTY, |all, sq| {
-        all | attacks::pawn_attacks(color, sq)
+    const NOT_A_FILE: u64 = !0x0101_0101_0101_0101;
+    const NOT_H_FILE: u64 = !0x8080_8080_8080_8080;
+    let p = pawns.0;
+    Bitboard(match color {
+        Color::White => ((p & NOT_A_FILE) << 7) | ((p & NOT_H_FILE) << 9),
+        Color::Black => ((p & NOT_A_FILE) >> 9) | ((p & NOT_H_FILE) >> 7),
     })
 }
 
@@ -151,6 +156,28 @@ mod tests {
 
     fn pawn_info_default(board: &Board) -> PawnInfo {
         pawn_info(board, &WEIGHTS)
+    }
+
+    #[test]
+    fn pawn_attacks_of_a_set_are_the_attack_tables_of_its_squares() {
+        for color in Color::ALL {
+            let mut all = Bitboard::EMPTY;
+            let mut expected = Bitboard::EMPTY;
+            for sq in Square::ALL {
+                let table = attacks::pawn_attacks(color, sq);
+                assert_eq!(
+                    pawn_attacks(Bitboard::from_square(sq), color),
+                    table,
+                    "{sq}"
+                );
+                // Every third square: a set with pawns on both edge files and every rank.
+                if (sq as usize).is_multiple_of(3) {
+                    all |= Bitboard::from_square(sq);
+                    expected |= table;
+                }
+            }
+            assert_eq!(pawn_attacks(all, color), expected, "{color:?}");
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
 use super::params::exchange_value as value;
+use crate::eval::pawn_attacks;
 
 /// True when `m` wins at least `threshold` centipawns of material once the exchange on its
 /// target square is played out (a negative threshold asks whether it loses at most that much).
@@ -110,8 +111,8 @@ pub fn threatened_material(pos: &Chess) -> i32 {
 }
 
 /// Every square a piece of `color` attacks (its king included), whether or not a piece of its
-/// own stands there: what the side to move's pieces flee from or walk into. Pawns by two
-/// shifts of their bitboard, the other pieces by the attack tables.
+/// own stands there: what the side to move's pieces flee from or walk into. Pawns by
+/// `eval::pawn_attacks`, the other pieces by the attack tables.
 ///
 /// ```
 /// use shakmaty::{CastlingMode, Chess, Color, Position, Square, fen::Fen};
@@ -129,15 +130,8 @@ pub fn threatened_material(pos: &Chess) -> i32 {
 /// assert!(white.contains(Square::D1) && white.contains(Square::E1) && !white.contains(Square::G1));
 /// ```
 pub fn attacked_squares(board: &Board, color: Color) -> Bitboard {
-    let pawns = (board.pawns() & board.by_color(color)).0;
-    const NOT_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_H: u64 = !0x8080_8080_8080_8080;
-    let by_pawns = match color {
-        Color::White => ((pawns & NOT_A) << 7) | ((pawns & NOT_H) << 9),
-        Color::Black => ((pawns & NOT_A) >> 9) | ((pawns & NOT_H) >> 7),
-    };
     let occupied = board.occupied();
-    let mut attacked = Bitboard(by_pawns);
+    let mut attacked = pawn_attacks(board.pawns() & board.by_color(color), color);
     for sq in board.by_color(color) & !board.pawns() {
         if let Some(piece) = board.piece_at(sq) {
             attacked |= attacks::attacks(sq, piece, occupied);

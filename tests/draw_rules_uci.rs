@@ -125,13 +125,35 @@ fn perpetual_check_is_reported_with_its_line() {
     assert_eq!(mv, "d4f2");
     let report = strings
         .iter()
-        .find(|l| l.contains("perpetual check"))
+        .find(|l| l.contains("draw by perpetual check"))
         .unwrap_or_else(|| panic!("{strings:?}"));
     assert!(
         report.contains("Black gives check on every move"),
         "{report}"
     );
     assert!(report.contains("d4f2 e1d2"), "{report}");
+}
+
+#[test]
+fn a_proven_perpetual_is_shown_from_the_first_iteration() {
+    // The Pirc perpetual: at depth 1 the search alone sees a queen down (...Ng4-e3, about
+    // -2.9); the prover's first question, asked after the first iteration, proves the checks.
+    let mut e = started();
+    let pirc = "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6 f2f4 f8g7 g1f3 c7c5 f1b5 c8d7 e4e5 f6g4 e5e6 f7e6 f3g5 d7b5 g5e6 g7d4 e6d8";
+    e.send(&format!("position startpos moves {pirc}"));
+    e.send("go depth 1");
+    let (lines, mv) = e.bestmove(30 * SECOND);
+    assert_eq!(mv, "d4f2", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("perpetual check proven")),
+        "{lines:?}"
+    );
+    let depth_one = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1 "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(depth_one.contains("score cp 0 "), "{depth_one}");
+    assert!(depth_one.contains("pv d4f2 e1d2"), "{depth_one}");
 }
 
 #[test]

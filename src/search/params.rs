@@ -249,8 +249,10 @@ pub const PROVER_NODE_SHARE: u64 = 1024;
 /// search: a prover position costs up to some sixty microseconds where queens check from many
 /// squares, and the node share alone let it take half of a blitz move's time there.
 pub const PROVER_TIME_SHARE: u32 = 64;
-/// The prover is first asked once its share reaches this many positions (about 65k nodes of
-/// search), and asked again after an unknown only once its share has doubled.
+/// The positions of the first question whether the side to move has a perpetual, asked
+/// whatever the shares (a proven perpetual takes a median of eight positions), and of any
+/// other first question once the node share reaches it; a question left unknown is asked again
+/// only once the node share reaches twice its last budget.
 pub const PROVER_FIRST_NODES: u64 = 64;
 
 /// Reverse futility pruning spares a side with this many legal moves or fewer: there the

@@ -1,6 +1,8 @@
 //! The perpetual-check prover ([`crate::perpetual`]) at the root. Between iterations the main
 //! thread puts it one question about the best line, within a small share of its own nodes
-//! ([`PROVER_NODE_SHARE`]):
+//! ([`PROVER_NODE_SHARE`]) and time; the side to move's own perpetual is asked about at once,
+//! within [`PROVER_FIRST_NODES`] positions, the first time its best line stands no better than a
+//! draw (after the first iteration, where it does from the start):
 //!
 //! - when the side to move stands no better than a draw: has it a perpetual check? If so,
 //!   the strategy's first check is worth a draw at least (and where the search already shows
@@ -29,6 +31,18 @@ enum Question {
     Ours,
     /// After this root move, has the opponent one?
     After(Move),
+}
+
+/// What the search has spent when it consults the prover.
+#[derive(Debug, Clone, Copy)]
+pub struct SoFar {
+    /// The main thread's nodes.
+    pub nodes: u64,
+    /// The search's time.
+    pub elapsed: Duration,
+    /// The nodes a node limit leaves, where there is one (the prover's positions count as
+    /// nodes).
+    pub room: Option<u64>,
 }
 
 /// What the prover has answered in one search, and what it has cost.
@@ -64,24 +78,27 @@ impl RootProofs {
     }
 
     /// Prover positions searched so far in this search.
-    #[cfg(test)]
     pub fn spent(&self) -> u64 {
         self.spent
     }
 
     /// Asks the prover the question the best line raises (`best`, scored against `draw`),
-    /// if the shares of the main thread's `nodes` and of the search's `elapsed` time so far
-    /// allow it; `halt` ends the prover early (the search's stop). Returns what was newly
-    /// proven.
+    /// if the shares of what the search has spent so far allow it (`so_far`), and within what
+    /// a node limit leaves; `halt` ends the prover early (the search's stop). Returns what was
+    /// newly proven.
     pub fn consult(
         &mut self,
         game: &Game,
         best: &Line,
         draw: i32,
-        nodes: u64,
-        elapsed: Duration,
+        so_far: SoFar,
         halt: &dyn Fn() -> bool,
     ) -> Option<ProvenPerpetual> {
+        let SoFar {
+            nodes,
+            elapsed,
+            room,
+        } = so_far;
         // At a level score too: a proof then tells the user that the draw shown is forced.
         let question = if best.score <= draw {
             Question::Ours
@@ -91,11 +108,25 @@ impl RootProofs {
         if self.answered.contains(&question) {
             return None;
         }
-        let allowance = (nodes / PROVER_NODE_SHARE).saturating_sub(self.spent);
         let last = self.unknown.iter().position(|(q, _)| *q == question);
-        let needed = last.map_or(PROVER_FIRST_NODES, |i| 2 * self.unknown[i].1);
-        let time = (elapsed / PROVER_TIME_SHARE).saturating_sub(self.spent_time);
-        if allowance < needed || time.is_zero() {
+        // Whether the side to move has a perpetual is asked at once, the first time its best
+        // line stands no better than a draw, within a fixed number of positions: most proven
+        // perpetuals take a handful, so the user sees the forced draw from that line on, and
+        // the search takes it from then. Everything else lives on the shares.
+        let first = question == Question::Ours && last.is_none();
+        let (allowance, time) = if first {
+            (PROVER_FIRST_NODES, None)
+        } else {
+            let allowance = (nodes / PROVER_NODE_SHARE).saturating_sub(self.spent);
+            let needed = last.map_or(PROVER_FIRST_NODES, |i| 2 * self.unknown[i].1);
+            let time = (elapsed / PROVER_TIME_SHARE).saturating_sub(self.spent_time);
+            if allowance < needed || time.is_zero() {
+                return None;
+            }
+            (allowance, Some(time))
+        };
+        let allowance = room.map_or(allowance, |room| allowance.min(room));
+        if allowance == 0 {
             return None;
         }
         let asked = match question {
@@ -111,7 +142,7 @@ impl RootProofs {
             .then(|| {
                 let budget = Budget {
                     nodes: Some(allowance),
-                    time: Some(time),
+                    time,
                 };
                 perpetual::prove_until(&asked, attacker, budget, halt)
             })
@@ -221,6 +252,14 @@ mod tests {
         }
     }
 
+    fn so_far(nodes: u64, elapsed: Duration, room: Option<u64>) -> SoFar {
+        SoFar {
+            nodes,
+            elapsed,
+            room,
+        }
+    }
+
     /// A search that has run long enough for any question's time share.
     const HOUR: Duration = Duration::from_secs(3600);
 
@@ -231,17 +270,12 @@ mod tests {
     fn the_worse_side_gets_its_perpetual_as_a_floor_under_its_check() {
         let g = game(WHITE_CHECKS);
         let mut proofs = RootProofs::default();
-        // Too few nodes searched yet: not asked.
+        // The first question is asked at once, with no nodes or time of search behind it.
         let worse = line(&g, "b3b4", -500);
-        assert!(
-            proofs
-                .consult(&g, &worse, 0, 1_000, HOUR, &|| false)
-                .is_none()
-        );
-        assert_eq!(proofs.spent(), 0);
         let found = proofs
-            .consult(&g, &worse, 0, 1_000_000, HOUR, &|| false)
+            .consult(&g, &worse, 0, so_far(20, Duration::ZERO, None), &|| false)
             .expect("proven");
+        assert!(proofs.spent() > 0 && proofs.spent() <= PROVER_FIRST_NODES);
         assert!(found.ours);
         assert_eq!(found.strategy, 2);
         let check = found.mv;
@@ -260,7 +294,7 @@ mod tests {
         // Answered: not asked again.
         assert!(
             proofs
-                .consult(&g, &worse, 0, 10_000_000, HOUR, &|| false)
+                .consult(&g, &worse, 0, so_far(10_000_000, HOUR, None), &|| false)
                 .is_none()
         );
     }
@@ -273,7 +307,7 @@ mod tests {
         let mut proofs = RootProofs::default();
         let careless = line(&g, "f7f6", 400);
         let found = proofs
-            .consult(&g, &careless, 0, 1_000_000, HOUR, &|| false)
+            .consult(&g, &careless, 0, so_far(1_000_000, HOUR, None), &|| false)
             .expect("proven");
         assert!(!found.ours);
         assert_eq!(found.mv, careless.pv[0]);
@@ -287,7 +321,7 @@ mod tests {
         // ...g6 leaves White no perpetual: refuted, nothing to bound.
         assert!(
             proofs
-                .consult(&g, &careful, 0, 1_000_000, HOUR, &|| false)
+                .consult(&g, &careful, 0, so_far(1_000_000, HOUR, None), &|| false)
                 .is_none()
         );
         assert_eq!(proofs.bound(careful.pv[0], 350, 0), 350);
@@ -301,23 +335,63 @@ mod tests {
         let worse = line(&g, "b3b4", -500);
         assert!(
             proofs
-                .consult(&g, &worse, 0, 1_000_000, HOUR, &|| true)
+                .consult(&g, &worse, 0, so_far(1_000_000, HOUR, None), &|| true)
                 .is_none()
         );
-        let first = proofs.spent();
-        assert_eq!(first, 0, "halted at once");
-        // The share left is below twice the last budget: not asked.
+        assert_eq!(proofs.spent(), 0, "halted at once");
+        // Later questions live on the node share: below twice the first question's budget
+        // (one position in PROVER_NODE_SHARE nodes), not asked.
+        let short = 2 * PROVER_FIRST_NODES * PROVER_NODE_SHARE - 1;
         assert!(
             proofs
-                .consult(&g, &worse, 0, 1_000_000, HOUR, &|| false)
+                .consult(&g, &worse, 0, so_far(short, HOUR, None), &|| false)
                 .is_none()
         );
-        assert_eq!(proofs.spent(), first);
+        assert_eq!(proofs.spent(), 0);
+        // Nor without the time share, whatever the nodes.
         assert!(
             proofs
-                .consult(&g, &worse, 0, 4_000_000, HOUR, &|| false)
+                .consult(
+                    &g,
+                    &worse,
+                    0,
+                    so_far(1_000_000, Duration::ZERO, None),
+                    &|| false
+                )
+                .is_none()
+        );
+        assert!(
+            proofs
+                .consult(&g, &worse, 0, so_far(short + 1, HOUR, None), &|| false)
                 .is_some()
         );
+    }
+
+    #[test]
+    fn a_node_limit_bounds_the_provers_positions() {
+        let g = game(WHITE_CHECKS);
+        let worse = line(&g, "b3b4", -500);
+        // No room left under the limit: not asked, so asked later.
+        let mut proofs = RootProofs::default();
+        assert!(
+            proofs
+                .consult(&g, &worse, 0, so_far(20, Duration::ZERO, Some(0)), &|| {
+                    false
+                })
+                .is_none()
+        );
+        assert_eq!(proofs.spent(), 0);
+        assert!(proofs.answered.is_empty() && proofs.unknown.is_empty());
+        // The proof takes two positions: one position of room leaves it unknown.
+        assert!(
+            proofs
+                .consult(&g, &worse, 0, so_far(20, Duration::ZERO, Some(1)), &|| {
+                    false
+                })
+                .is_none()
+        );
+        assert_eq!(proofs.spent(), 1);
+        assert_eq!(proofs.unknown, vec![(Question::Ours, 1)]);
     }
 
     #[test]
@@ -326,7 +400,13 @@ mod tests {
         let g = game(WHITE_CHECKS);
         let mut proofs = RootProofs::default();
         let found = proofs
-            .consult(&g, &line(&g, "h5e8", 0), 0, 1_000_000, HOUR, &|| false)
+            .consult(
+                &g,
+                &line(&g, "h5e8", 0),
+                0,
+                so_far(1_000_000, HOUR, None),
+                &|| false,
+            )
             .expect("proven");
         assert!(found.ours);
         // White's checks (Ra8+, Bf7+) run out: refuted, and not asked again.
@@ -334,7 +414,13 @@ mod tests {
         let mut proofs = RootProofs::default();
         assert!(
             proofs
-                .consult(&g, &line(&g, "a7a8", 0), 0, 1_000_000, HOUR, &|| false)
+                .consult(
+                    &g,
+                    &line(&g, "a7a8", 0),
+                    0,
+                    so_far(1_000_000, HOUR, None),
+                    &|| { false }
+                )
                 .is_none()
         );
         assert!(proofs.answered.contains(&Question::Ours));

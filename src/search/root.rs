@@ -15,6 +15,7 @@ use shakmaty::{Chess, Move, Position};
 use super::limits::Limits;
 use super::line::{self, LineEnd};
 use super::params::{self, ASPIRATION_DEPTH, BOUND_REPORT_AFTER};
+use super::proofs::SoFar;
 use super::score::{INFINITE, is_mate};
 use super::tablebase::RootResult;
 use super::tt::{self, TranspositionTable};
@@ -158,10 +159,16 @@ fn consult_prover(worker: &mut Worker, game: &Game, best: &Line) -> Option<Prove
     let time = &worker.budget.time;
     let halt = || signals.stop.load(Ordering::Relaxed) || (!pondering && time.hard_expired());
     let elapsed = worker.budget.started.elapsed();
-    worker
-        .root
-        .proofs
-        .consult(game, best, draw, nodes, elapsed, &halt)
+    let so_far = SoFar {
+        nodes,
+        elapsed,
+        room: worker.budget.limits.nodes.map(|n| n.saturating_sub(nodes)),
+    };
+    let before = worker.root.proofs.spent();
+    let proven = worker.root.proofs.consult(game, best, draw, so_far, &halt);
+    // The prover's positions are the engine's work too: `info nodes` and node limits count them.
+    worker.stats.nodes += worker.root.proofs.spent() - before;
+    proven
 }
 
 /// The tables' score of root move `m`, when the root is in the tables.
@@ -384,8 +391,11 @@ mod tests {
                 &game,
                 &line,
                 0,
-                1_000_000,
-                std::time::Duration::from_secs(3600),
+                SoFar {
+                    nodes: 1_000_000,
+                    elapsed: std::time::Duration::from_secs(3600),
+                    room: None,
+                },
                 &|| false,
             );
             assert!(found.is_some(), "{fen}: not proven");

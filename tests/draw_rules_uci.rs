@@ -157,6 +157,29 @@ fn a_proven_perpetual_is_shown_from_the_first_iteration() {
 }
 
 #[test]
+fn in_check_the_opponents_perpetual_is_shown_from_the_first_iteration() {
+    // Black, a rook and more up, is in check from c8: 30...Kf7 (the search alone: about +4.8
+    // at depth 1) lets White's queen and bishop check for ever. In check the prover is asked
+    // about the best move at once.
+    let mut e = started();
+    e.send("position fen 1bQ3k1/7p/2p2rqB/8/p2pp3/P7/2P2PPP/6K1 b - - 1 30");
+    e.send("go depth 1");
+    let (lines, mv) = e.bestmove(30 * SECOND);
+    assert_eq!(mv, "g8f7", "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("g8f7 lets the opponent check for ever")),
+        "{lines:?}"
+    );
+    let depth_one = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1 "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(depth_one.contains("score cp 0 "), "{depth_one}");
+}
+
+#[test]
 fn contempt_avoids_a_repetition_except_in_analysis() {
     let position = "position fen 6k1/ppp2ppp/7n/8/8/5N2/PPP2PPP/6K1 w - - 0 1 moves g1h1 g8h8 h1g1 h8g8 g1h1 g8h8 h1g1";
     let mut e = started();

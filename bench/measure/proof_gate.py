@@ -2,7 +2,7 @@
 """The proof-suite gate: what a search or network change must keep of the repetition side.
 
     python3 bench/measure/proof_suite.py --gate --base MAIN_BINARY --engine CANDIDATE \
-        [--nodes 1500000] [--cache DIR] [--no-stockfish]
+        [--nodes 1500000] [--cache DIR] [--no-stockfish] [--json rows.json]
 
 The rules (docs/strength.md, "The proof-suite gate"), every search limited by nodes, one thread,
 so that each number is the same on any machine and under any load:
@@ -25,7 +25,9 @@ so that each number is the same on any machine and under any load:
 Each lost core or tail case is printed with both builds' nodes and the candidate's last score
 and move: classify it before deciding (docs/strength.md says how). Exit status 0 when the gate
 passes, 1 when it does not. `--cache DIR` keeps main's runs (keyed by the binary's bench
-signature) so that the next candidate against the same main only runs itself.
+signature) so that the next candidate against the same main only runs itself. `--json FILE`
+writes every case's row (nodes to 0.00, last score and move, for main, the candidate and
+Stockfish) so that a lost or won case can be read afterwards.
 """
 import hashlib
 import json
@@ -236,6 +238,7 @@ def gate(args, cases):
     if cand_mean > TOLERANCE * base_mean:
         failures.append('the tail grew')
 
+    sf = {}
     if not args.no_stockfish:
         sf = cached(args.cache, f'stockfish-{cases_key}-{budget}',
                     lambda: measure(args.stockfish, cases, budget, 64, {'perpetual'}))
@@ -246,6 +249,11 @@ def gate(args, cases):
             if c > TOLERANCE * b:
                 failures.append(f'the ratio to Stockfish grew ({m})')
 
+    if args.json:
+        rows = [{'case': k, 'main': base.get(k), 'candidate': cand.get(k), 'stockfish': sf.get(k)}
+                for k in cand]
+        with open(args.json, 'w') as f:
+            json.dump(rows, f, indent=1)
     print('gate: ' + ('PASS' if not failures else 'FAIL: ' + '; '.join(failures)))
     return 0 if not failures else 1
 

@@ -249,10 +249,11 @@ pub const PROVER_NODE_SHARE: u64 = 1024;
 /// search: a prover position costs up to some sixty microseconds where queens check from many
 /// squares, and the node share alone let it take half of a blitz move's time there.
 pub const PROVER_TIME_SHARE: u32 = 64;
-/// The positions of the first question whether the side to move has a perpetual, asked
-/// whatever the shares (a proven perpetual takes a median of eight positions), and of any
-/// other first question once the node share reaches it; a question left unknown is asked again
-/// only once the node share reaches twice its last budget.
+/// The positions of the first question whether the side to move has a perpetual, and, in
+/// check, whether a best move lets the opponent check for ever, asked whatever the shares (a
+/// proven perpetual takes a median of eight positions); of any other first question once the
+/// node share reaches it. A question left unknown is asked again only once the node share
+/// reaches twice its last budget.
 pub const PROVER_FIRST_NODES: u64 = 64;
 
 /// Reverse futility pruning spares a side with this many legal moves or fewer: there the

@@ -1,8 +1,10 @@
 //! The perpetual-check prover ([`crate::perpetual`]) at the root. Between iterations the main
 //! thread puts it one question about the best line, within a small share of its own nodes
-//! ([`PROVER_NODE_SHARE`]) and time; the side to move's own perpetual is asked about at once,
-//! within [`PROVER_FIRST_NODES`] positions, the first time its best line stands no better than a
-//! draw (after the first iteration, where it does from the start):
+//! ([`PROVER_NODE_SHARE`]) and time. Two questions are asked at once, within
+//! [`PROVER_FIRST_NODES`] positions: the side to move's own perpetual, the first time its best
+//! line stands no better than a draw (after the first iteration, where it does from the start),
+//! and, when the side to move is in check, whether each best move in turn lets the opponent go
+//! on checking for ever:
 //!
 //! - when the side to move stands no better than a draw: has it a perpetual check? If so,
 //!   the strategy's first check is worth a draw at least (and where the search already shows
@@ -112,8 +114,16 @@ impl RootProofs {
         // Whether the side to move has a perpetual is asked at once, the first time its best
         // line stands no better than a draw, within a fixed number of positions: most proven
         // perpetuals take a handful, so the user sees the forced draw from that line on, and
-        // the search takes it from then. Everything else lives on the shares.
-        let first = question == Question::Ours && last.is_none();
+        // the search takes it from then. So is whether a best move lets the opponent check for
+        // ever when the side to move is in check: the opponent's perpetual may be under way,
+        // and the few moves out of check are each asked once at most. Everything else lives on
+        // the shares (a move that wins material elsewhere, held to a draw from the first
+        // iteration, would hand the early iterations to moves the search cannot yet judge).
+        let first = last.is_none()
+            && match question {
+                Question::Ours => true,
+                Question::After(_) => game.position().is_check(),
+            };
         let (allowance, time) = if first {
             (PROVER_FIRST_NODES, None)
         } else {
@@ -325,6 +335,34 @@ mod tests {
                 .is_none()
         );
         assert_eq!(proofs.bound(careful.pv[0], 350, 0), 350);
+    }
+
+    #[test]
+    fn in_check_a_move_that_lets_the_opponent_check_for_ever_is_asked_about_at_once() {
+        // Black, a rook up, in check from e8: ...Kh7 is forced, and White checks from h5 and
+        // e8 for ever. Asked with no nodes or time of search behind it.
+        let g = game("4Q1k1/6p1/5p2/8/3q4/1P1r4/PP6/K7 b - - 1 2");
+        let mut proofs = RootProofs::default();
+        let forced = line(&g, "g8h7", 400);
+        let found = proofs
+            .consult(&g, &forced, 0, so_far(20, Duration::ZERO, None), &|| false)
+            .expect("proven");
+        assert!(!found.ours);
+        assert_eq!(found.mv, forced.pv[0]);
+        assert!(proofs.spent() > 0 && proofs.spent() <= PROVER_FIRST_NODES);
+        assert_eq!(proofs.bound(found.mv, 400, 0), 0);
+        // Out of check the same kind of question waits for the shares.
+        let g = game("6k1/5pp1/8/7Q/3q4/1P1r4/PP6/K7 b - - 0 1");
+        let mut proofs = RootProofs::default();
+        let careless = line(&g, "f7f6", 400);
+        assert!(
+            proofs
+                .consult(&g, &careless, 0, so_far(20, Duration::ZERO, None), &|| {
+                    false
+                })
+                .is_none()
+        );
+        assert_eq!(proofs.spent(), 0);
     }
 
     #[test]

@@ -134,6 +134,14 @@ fn perpetual_check_is_reported_with_its_line() {
     assert!(report.contains("d4f2 e1d2"), "{report}");
 }
 
+/// The first iteration's line among a search's output.
+fn first_iteration(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1 "))
+        .unwrap_or_else(|| panic!("no first iteration in {lines:?}"))
+}
+
 #[test]
 fn a_proven_perpetual_is_shown_from_the_first_iteration() {
     // The Pirc perpetual: at depth 1 the search alone sees a queen down (...Ng4-e3, about
@@ -148,10 +156,7 @@ fn a_proven_perpetual_is_shown_from_the_first_iteration() {
         lines.iter().any(|l| l.contains("perpetual check proven")),
         "{lines:?}"
     );
-    let depth_one = lines
-        .iter()
-        .find(|l| l.starts_with("info depth 1 "))
-        .unwrap_or_else(|| panic!("{lines:?}"));
+    let depth_one = first_iteration(&lines);
     assert!(depth_one.contains("score cp 0 "), "{depth_one}");
     assert!(depth_one.contains("pv d4f2 e1d2"), "{depth_one}");
 }
@@ -172,10 +177,7 @@ fn in_check_the_opponents_perpetual_is_shown_from_the_first_iteration() {
             .any(|l| l.contains("g8f7 lets the opponent check for ever")),
         "{lines:?}"
     );
-    let depth_one = lines
-        .iter()
-        .find(|l| l.starts_with("info depth 1 "))
-        .unwrap_or_else(|| panic!("{lines:?}"));
+    let depth_one = first_iteration(&lines);
     assert!(depth_one.contains("score cp 0 "), "{depth_one}");
 }
 

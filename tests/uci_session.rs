@@ -212,6 +212,40 @@ fn fivefold_position_still_gets_a_legal_move() {
 }
 
 #[test]
+fn a_node_limit_below_the_first_iteration_still_plays_the_searchs_move() {
+    // `go nodes 1`, a bot's or a GUI's weakest setting: the first iteration is finished
+    // whatever the limit (as Stockfish and Ethereal do), so the move is the search's, with its
+    // score shown; before, it was the first legal move (1.Rb1 here), with no score.
+    let mut e = started();
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    for go in ["go nodes 1", "go nodes 5"] {
+        e.send(go);
+        let (lines, mv) = e.bestmove(10 * SECOND);
+        assert_eq!(mv, "a1a8", "{go}: {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 1 ") && l.contains(" score mate 1 ")),
+            "{go}: {lines:?}"
+        );
+    }
+    // The limit still ends the search right after that iteration.
+    e.send("position startpos");
+    e.send("go nodes 1");
+    let (lines, mv) = e.bestmove(10 * SECOND);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    let first_pv = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1 "))
+        .and_then(|l| l.split(" pv ").nth(1))
+        .and_then(|pv| pv.split_whitespace().next());
+    assert_eq!(first_pv, Some(mv.as_str()), "{lines:?}");
+}
+
+#[test]
 fn perft_and_display() {
     let mut e = started();
     e.send("position startpos");

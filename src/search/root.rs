@@ -112,6 +112,7 @@ pub(super) fn iterative_deepening(
         result.pv = best.pv.clone();
         result.draw = best.draw;
         result.lines = lines.clone();
+        worker.budget.iteration_done = true;
         if worker.budget.stopped {
             break;
         }

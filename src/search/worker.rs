@@ -42,6 +42,10 @@ pub struct Budget<'a> {
     pub started: Instant,
     /// Set once a ponder search has received `ponderhit`.
     pub ponder_clock_started: bool,
+    /// Set once the main thread has finished an iteration: a node limit stops it only then, so
+    /// that even `go nodes 1` plays a move compared with the others, with a score shown (as
+    /// Stockfish and Ethereal do). The clock and `stop` are heeded at once.
+    pub iteration_done: bool,
     pub stopped: bool,
 }
 
@@ -136,6 +140,7 @@ impl<'a> Worker<'a> {
                 time: TimeManager::new(limits, settings.move_overhead_ms),
                 started: limits.started.unwrap_or_else(Instant::now),
                 ponder_clock_started: false,
+                iteration_done: false,
                 stopped: false,
             },
             path: Path {
@@ -220,13 +225,13 @@ impl Worker<'_> {
                 let new = nodes - self.stats.nodes_in_sum;
                 self.stats.nodes_in_sum = nodes;
                 let total = all.fetch_add(new, Ordering::Relaxed) + new;
-                if total >= limit {
+                if total >= limit && self.may_stop_on_nodes() {
                     self.budget.stopped = true;
                     return true;
                 }
             }
         }
-        if self.budget.limits.nodes.is_some_and(|n| nodes >= n) {
+        if self.budget.limits.nodes.is_some_and(|n| nodes >= n) && self.may_stop_on_nodes() {
             self.budget.stopped = true;
         } else if nodes.is_multiple_of(POLL_INTERVAL) {
             self.check_ponderhit();
@@ -234,6 +239,12 @@ impl Worker<'_> {
                 self.stop_signalled() || (!self.pondering() && self.budget.time.hard_expired());
         }
         self.budget.stopped
+    }
+
+    /// Whether a node limit may stop this worker now: a helper at once, the main thread once it
+    /// has an iteration's move ([`Budget::iteration_done`]).
+    fn may_stop_on_nodes(&self) -> bool {
+        self.shared.published_nodes.is_some() || self.budget.iteration_done
     }
 
     /// Decides, between iterations, whether to start another one.

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Uci, is_legal, position_after};
+use common::{Uci, first_iteration, is_legal, position_after};
 
 const SECOND: Duration = Duration::from_secs(1);
 
@@ -132,14 +132,6 @@ fn perpetual_check_is_reported_with_its_line() {
         "{report}"
     );
     assert!(report.contains("d4f2 e1d2"), "{report}");
-}
-
-/// The first iteration's line among a search's output.
-fn first_iteration(lines: &[String]) -> &str {
-    lines
-        .iter()
-        .find(|l| l.starts_with("info depth 1 "))
-        .unwrap_or_else(|| panic!("no first iteration in {lines:?}"))
 }
 
 #[test]

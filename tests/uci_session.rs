@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Uci, is_legal, position_after};
+use common::{Uci, first_iteration, is_legal, position_after};
 
 const SECOND: Duration = Duration::from_secs(1);
 
@@ -222,12 +222,8 @@ fn a_node_limit_below_the_first_iteration_still_plays_the_searchs_move() {
         e.send(go);
         let (lines, mv) = e.bestmove(10 * SECOND);
         assert_eq!(mv, "a1a8", "{go}: {lines:?}");
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info depth 1 ") && l.contains(" score mate 1 ")),
-            "{go}: {lines:?}"
-        );
+        let depth_one = first_iteration(&lines);
+        assert!(depth_one.contains(" score mate 1 "), "{go}: {depth_one}");
     }
     // The limit still ends the search right after that iteration.
     e.send("position startpos");
@@ -237,10 +233,9 @@ fn a_node_limit_below_the_first_iteration_still_plays_the_searchs_move() {
         lines.iter().all(|l| !l.starts_with("info depth 2 ")),
         "{lines:?}"
     );
-    let first_pv = lines
-        .iter()
-        .find(|l| l.starts_with("info depth 1 "))
-        .and_then(|l| l.split(" pv ").nth(1))
+    let first_pv = first_iteration(&lines)
+        .split(" pv ")
+        .nth(1)
         .and_then(|pv| pv.split_whitespace().next());
     assert_eq!(first_pv, Some(mv.as_str()), "{lines:?}");
 }

@@ -181,6 +181,14 @@ pub fn last_info_field<'a>(lines: &'a [String], name: &str, count: usize) -> Vec
     words[at + 1..=at + count].to_vec()
 }
 
+/// The first iteration's line among a search's output.
+pub fn first_iteration(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1 "))
+        .unwrap_or_else(|| panic!("no first iteration in {lines:?}"))
+}
+
 /// (rank, score in cp or None for a mate, first move) of each `info depth {depth}` line with a
 /// `multipv` field.
 pub fn multipv_lines(lines: &[String], depth: u32) -> Vec<(usize, Option<i32>, String)> {

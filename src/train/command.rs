@@ -3,7 +3,7 @@
 //! ```text
 //! threefold train --data PATH [--data PATH ...] --out FILE.nnue
 //!     [--hidden 64] [--buckets 1] [--mirror] [--epochs 10] [--batch 16384] [--lr 0.001]
-//!     [--schedule cosine|step]
+//!     [--schedule cosine|step] [--lr-end RATE]
 //!     [--step-every 4] [--gamma 0.3] [--wdl 0.3] [--wdl-endgame W] [--scale 400]
 //!     [--output-scale 400]
 //!     [--weight-decay 0.01]
@@ -59,9 +59,13 @@ pub struct Args {
     /// The starting learning rate
     #[arg(long, default_value_t = 0.001)]
     lr: f32,
-    /// How the learning rate falls: cosine (to 1% at the end) or step
+    /// How the learning rate falls: cosine (to --lr-end at the end) or step
     #[arg(long, default_value = "cosine")]
     schedule: String,
+    /// With --schedule cosine: the learning rate the last batch ends on, from 0 to --lr
+    /// [default: --lr / 100]
+    #[arg(long)]
+    lr_end: Option<f32>,
     /// With --schedule step: epochs between two drops
     #[arg(long, default_value_t = 4)]
     step_every: usize,
@@ -99,6 +103,9 @@ pub struct Args {
     max_positions: Option<usize>,
 }
 
+/// Where the cosine schedule ends without `--lr-end`: this share of `--lr`.
+const COSINE_END_SHARE: f32 = 0.01;
+
 /// The options of one run.
 #[derive(Debug, Clone)]
 struct Options {
@@ -131,6 +138,7 @@ fn parse(args: Args) -> Result<Options, String> {
         batch,
         lr,
         schedule,
+        lr_end,
         step_every,
         gamma,
         wdl,
@@ -148,7 +156,9 @@ fn parse(args: Args) -> Result<Options, String> {
         epochs,
         batch,
         lr,
-        schedule: Schedule::Cosine { end: 0.01 },
+        schedule: Schedule::Cosine {
+            end: COSINE_END_SHARE,
+        },
         wdl: ResultWeight {
             full: wdl,
             bare: wdl_endgame.unwrap_or(wdl),
@@ -165,8 +175,25 @@ fn parse(args: Args) -> Result<Options, String> {
     if !(1..=MAX_BUCKETS).contains(&buckets) {
         return Err(format!("--buckets must be from 1 to {MAX_BUCKETS}"));
     }
+    if !(lr > 0.0 && lr.is_finite()) {
+        return Err("--lr must be above 0".into());
+    }
     settings.schedule = match schedule.as_str() {
-        "cosine" => Schedule::Cosine { end: 0.01 },
+        "cosine" => match lr_end {
+            None => Schedule::Cosine {
+                end: COSINE_END_SHARE,
+            },
+            Some(end) if (0.0..=lr).contains(&end) => Schedule::Cosine { end: end / lr },
+            Some(end) => {
+                return Err(format!("--lr-end must be from 0 to --lr ({lr}), got {end}"));
+            }
+        },
+        "step" if lr_end.is_some() => {
+            return Err(
+                "--lr-end sets where --schedule cosine ends; --schedule step falls by --gamma"
+                    .into(),
+            );
+        }
         "step" if step_every > 0 && gamma > 0.0 => Schedule::Step {
             every: step_every,
             gamma,
@@ -177,10 +204,6 @@ fn parse(args: Args) -> Result<Options, String> {
     let checks = [
         (settings.epochs >= 1, "--epochs must be at least 1"),
         (settings.batch >= 1, "--batch must be at least 1"),
-        (
-            settings.lr > 0.0 && settings.lr.is_finite(),
-            "--lr must be above 0",
-        ),
         (
             (0.0..=1.0).contains(&settings.wdl.full),
             "--wdl must be from 0 to 1",
@@ -347,4 +370,57 @@ pub fn run(args: Args) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// `threefold train`'s options on a command line of their own.
+    #[derive(Parser)]
+    struct Line {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn options(extra: &[&str]) -> Result<Options, String> {
+        let mut line = vec!["train", "--data", "games", "--out", "net.nnue"];
+        line.extend_from_slice(extra);
+        let args = Line::try_parse_from(line).map_err(|e| e.to_string())?.args;
+        parse(args)
+    }
+
+    fn last_rate(options: &Options) -> f32 {
+        let s = &options.settings;
+        s.schedule.rate(s.lr, s.epochs as f32, s.epochs)
+    }
+
+    #[test]
+    fn the_cosine_ends_at_lr_end_or_at_a_hundredth_of_lr() {
+        let floor = options(&["--lr", "0.002", "--lr-end", "0.0001"]).expect("valid");
+        assert!((last_rate(&floor) - 0.0001).abs() < 1e-9);
+        let s = &floor.settings;
+        assert!((s.schedule.rate(s.lr, 0.0, s.epochs) - 0.002).abs() < 1e-9);
+        let default = options(&["--lr", "0.002"]).expect("valid");
+        assert!((last_rate(&default) - 0.00002).abs() < 1e-9);
+        let zero = options(&["--lr", "0.002", "--lr-end", "0"]).expect("valid");
+        assert_eq!(last_rate(&zero), 0.0);
+    }
+
+    #[test]
+    fn an_lr_end_that_cannot_hold_is_refused() {
+        for bad in ["0.003", "-0.0001", "NaN", "inf"] {
+            let given = format!("--lr-end={bad}");
+            let error = options(&["--lr", "0.002", &given]).expect_err(bad);
+            assert!(
+                error.contains("--lr-end must be from 0 to --lr"),
+                "{bad}: {error}"
+            );
+        }
+        let error = options(&["--schedule", "step", "--lr-end", "0.0001"]).expect_err("step");
+        assert!(error.contains("--schedule step"), "{error}");
+        let error = options(&["--lr", "0", "--lr-end", "0"]).expect_err("no lr");
+        assert!(error.contains("--lr must be above 0"), "{error}");
+    }
 }

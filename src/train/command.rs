@@ -152,21 +152,6 @@ fn parse(args: Args) -> Result<Options, String> {
         max_positions,
     } = args;
     let max_positions = max_positions.unwrap_or(usize::MAX);
-    let mut settings = Settings {
-        epochs,
-        batch,
-        lr,
-        schedule: Schedule::Cosine {
-            end: COSINE_END_SHARE,
-        },
-        wdl: ResultWeight {
-            full: wdl,
-            bare: wdl_endgame.unwrap_or(wdl),
-        },
-        scale,
-        threads,
-        seed,
-    };
     if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_STEP) {
         return Err(format!(
             "--hidden must be a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}"
@@ -178,7 +163,7 @@ fn parse(args: Args) -> Result<Options, String> {
     if !(lr > 0.0 && lr.is_finite()) {
         return Err("--lr must be above 0".into());
     }
-    settings.schedule = match schedule.as_str() {
+    let schedule = match schedule.as_str() {
         "cosine" => match lr_end {
             None => Schedule::Cosine {
                 end: COSINE_END_SHARE,
@@ -200,6 +185,19 @@ fn parse(args: Args) -> Result<Options, String> {
         },
         "step" => return Err("--step-every must be above 0 and --gamma above 0".into()),
         other => return Err(format!("--schedule must be cosine or step, got '{other}'")),
+    };
+    let settings = Settings {
+        epochs,
+        batch,
+        lr,
+        schedule,
+        wdl: ResultWeight {
+            full: wdl,
+            bare: wdl_endgame.unwrap_or(wdl),
+        },
+        scale,
+        threads,
+        seed,
     };
     let checks = [
         (settings.epochs >= 1, "--epochs must be at least 1"),
